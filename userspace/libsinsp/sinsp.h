@@ -1,0 +1,124 @@
+/*
+ * sinsp.h - libsinsp: the system state rebuilt from an event stream.
+ *
+ * struct sinsp owns a libscap handle, the thread table and the per-process fd
+ * tables.  sinsp_next() reads one event, updates the state exactly as the
+ * libsinsp of sysdig 0.29.3 does (spec/state_events.md) and returns a
+ * struct sinsp_evt that carries the event plus its resolved context (thread,
+ * fd, paired enter event).  Rendering (render.c), fields (fields.c), the
+ * formatter and the filter all work on struct sinsp_evt.
+ */
+#ifndef SINSP_H
+#define SINSP_H
+
+#include <stdint.h>
+#include "scap.h"
+
+struct sinsp_fdinfo {
+	int64_t fd;
+	int32_t type;		/* enum scap_fd_type; FILE_V2 is stored as FILE */
+	char *name;		/* malloc'd: path, "ip:port->ip:port", ... ; never NULL */
+	uint32_t open_flags;
+	uint64_t ino;
+	uint32_t dev;
+	/* sockets (addresses in network byte order, ports in host order) */
+	uint8_t l4proto;	/* enum scap_l4_proto */
+	uint8_t sip[16], dip[16];	/* ipv4 uses the first 4 bytes */
+	uint16_t sport, dport;
+	uint8_t is_server;	/* listening / server role */
+	uint8_t is_role_client;
+	uint8_t is_socket_connected;
+	uint64_t unix_src, unix_dst;
+};
+
+struct sinsp_fdtable;		/* hash fd -> sinsp_fdinfo, opaque */
+
+struct sinsp_threadinfo {
+	int64_t tid, pid, ptid, sid, vpgid, vtid, vpid;
+	char *comm, *exe, *exepath, *cwd, *root;	/* malloc'd, never NULL */
+	char *args;		/* NUL-separated */
+	uint32_t args_len;
+	char *env;
+	uint32_t env_len;
+	char *cgroups;		/* "subsys=path\0" repeated */
+	uint32_t cgroups_len;
+	uint64_t fdlimit;
+	uint32_t flags;		/* PPM_CL_* */
+	uint32_t uid, gid, loginuid;
+	uint32_t vmsize_kb, vmrss_kb, vmswap_kb;
+	uint64_t pfmajor, pfminor;
+	uint64_t clone_ts;
+	struct sinsp_fdtable *fdtable;	/* own table; use sinsp_thread_fdtable() */
+	/* enter/exit pairing */
+	uint16_t lastevent_type;
+	int64_t lastevent_fd;
+	uint64_t lastevent_ts;
+	uint8_t *last_enter;	/* copy of the stored enter event, or NULL */
+	uint32_t last_enter_cap;
+	int last_enter_valid;
+	uint64_t prevevent_ts;	/* for evt.latency etc. */
+	uint32_t nchildren;
+	int closed;
+};
+
+/* Context of the event returned by sinsp_next(). */
+struct sinsp_evt {
+	struct scap_evt scap;	/* the raw event, params decoded */
+	uint64_t num;		/* evt.num, 1-based, counts every event */
+	const struct ppm_event_info *info;
+	struct sinsp_threadinfo *thread;	/* NULL when none */
+	struct sinsp_fdinfo *fdinfo;	/* fd the event refers to, or NULL */
+	int64_t fd;		/* fd number (-1 if none) */
+	int32_t errorcode;	/* positive errno on failure, else 0 */
+	int filtered_out;	/* state-only, or internal and not shown */
+	/* the enter event paired with this exit (valid when has_enter) */
+	int has_enter;
+	struct scap_evt enter;
+	/* name of the fd before a close removed it etc. is kept in fdinfo */
+};
+
+struct sinsp_threadtable;
+
+struct sinsp {
+	struct scap *scap;
+	struct sinsp_threadtable *threads;
+	uint64_t nevents;	/* events read so far (evt.num of the last one) */
+	uint64_t first_ts;	/* ts of the first event of the capture */
+	int is_live;
+	/* deferred removals, applied before the next event is parsed */
+	int64_t pending_thread_removal;
+	int64_t pending_fd_removal_tid;
+	int64_t pending_fd_removal;
+	char err[SCAP_ERRBUF_SIZE];
+	/* users and groups for uid/gid rendering */
+	const struct scap_metadata *meta;
+};
+
+/* open: takes ownership of the scap handle and loads its metadata */
+struct sinsp *sinsp_open(struct scap *scap, char *err);
+void sinsp_close(struct sinsp *s);
+
+/* SCAP_SUCCESS with *evt filled (valid until the next call), SCAP_EOF,
+ * SCAP_TIMEOUT, or SCAP_FAILURE with s->err */
+int sinsp_next(struct sinsp *s, struct sinsp_evt *evt);
+
+/* thread table */
+struct sinsp_threadinfo *sinsp_get_thread(struct sinsp *s, int64_t tid);
+struct sinsp_threadinfo *sinsp_get_main_thread(struct sinsp *s, struct sinsp_threadinfo *t);
+struct sinsp_threadinfo *sinsp_get_parent(struct sinsp *s, struct sinsp_threadinfo *t);
+/* iterate: calls cb for every thread until it returns non-zero */
+void sinsp_foreach_thread(struct sinsp *s, int (*cb)(struct sinsp_threadinfo *t, void *arg), void *arg);
+
+/* fd tables */
+struct sinsp_fdtable *sinsp_thread_fdtable(struct sinsp *s, struct sinsp_threadinfo *t);
+struct sinsp_fdinfo *sinsp_fd_lookup(struct sinsp_fdtable *ft, int64_t fd);
+void sinsp_foreach_fd(struct sinsp_fdtable *ft, int (*cb)(struct sinsp_fdinfo *fd, void *arg), void *arg);
+
+/* the fd type letter as in "<f>" (fd.typechar) */
+char sinsp_fd_typechar(const struct sinsp_fdinfo *fd);
+
+/* users / groups from the metadata; NULL when unknown */
+const char *sinsp_user_name(struct sinsp *s, uint32_t uid);
+const char *sinsp_group_name(struct sinsp *s, uint32_t gid);
+
+#endif
