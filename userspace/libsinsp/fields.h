@@ -1,0 +1,77 @@
+/*
+ * fields.h - filter/output fields (evt.*, proc.*, thread.*, fd.*, user.*, ...).
+ *
+ * A field reference ("fd.name", "evt.arg.flags", "proc.aname[2]") is parsed
+ * once into a struct field_ref; field_extract() then evaluates it on an
+ * event without allocating.  The formatter (-p), the filter compiler and the
+ * chisel runtime all use this one extractor, so a field means the same thing
+ * everywhere.  Field catalogue: spec/fields.tsv, rendering: filters_fields.md.
+ */
+#ifndef FIELDS_H
+#define FIELDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "sinsp.h"
+
+#define FIELD_STRBUF_SIZE 8192
+
+/* field flags, as in fields.tsv */
+#define FIELD_FILTER_ONLY 1
+#define FIELD_PRINT_ONLY 2
+#define FIELD_REQUIRES_ARG 4
+
+struct field_def;		/* catalogue entry (fields.c) */
+
+struct field_ref {
+	const struct field_def *def;
+	int id;			/* field id inside fields.c */
+	uint8_t type;		/* PT_* value type of the field, as -lv shows it */
+	uint32_t flags;		/* FIELD_* */
+	/* argument: "[N]" index or ".name"/"[name]" string */
+	int has_arg;
+	int64_t arg_index;
+	char arg_name[64];
+	char name[96];		/* full text as written, e.g. "evt.arg.flags" */
+};
+
+/* An extracted value.  str points into the event, the state or buf; it is
+ * valid until the next extraction into the same struct. */
+struct field_value {
+	uint8_t type;		/* PT_* of the value */
+	int64_t i;		/* integers, bools, errno, fd, pid, times */
+	uint64_t u;
+	double d;
+	const char *str;	/* string / buffer bytes */
+	uint32_t len;		/* bytes of str */
+	uint8_t ip[16];		/* PT_IPV4ADDR (4 bytes) / PT_IPV6ADDR */
+	char buf[FIELD_STRBUF_SIZE];
+};
+
+/* Parse the longest known field name at the start of text (with its
+ * argument).  Returns the number of characters consumed, 0 when no field
+ * matches, -1 on a malformed argument (err filled). */
+int field_parse(const char *text, struct field_ref *out, char *err, size_t errlen);
+
+/* Extract a field: 1 with *v filled, 0 when the field has no value for this
+ * event (<NA> / skipped line). */
+int field_extract(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *f,
+		  struct field_value *v);
+
+/* Render an extracted value as text the way sysdig prints it in -p output
+ * (buffer mode from the output options).  Returns the string (may point into
+ * v->buf or into out). */
+const char *field_to_string(const struct field_ref *f, struct field_value *v,
+			    char *out, size_t outlen);
+
+/* Catalogue access for -l / -lv / --list-markdown and chisels */
+struct field_info {
+	const char *cls;	/* class as printed by -l, e.g. "evt" */
+	const char *name;
+	uint8_t type;
+	uint32_t flags;
+	const char *description;
+};
+size_t field_catalogue(const struct field_info **out);
+
+#endif
