@@ -227,6 +227,18 @@ static inline int scap_next(struct scap *h, struct scap_evt *evt)
 
 void scap_close(struct scap *h);
 
+/* live capture (engine/bpf, engine/kmod) */
+enum scap_live_driver { SCAP_DRIVER_AUTO = 0, SCAP_DRIVER_BPF, SCAP_DRIVER_KMOD };
+struct scap_live_opts {
+	enum scap_live_driver driver;
+	uint32_t snaplen;	/* bytes of I/O buffers captured (default 80) */
+	uint64_t buffer_bytes_per_cpu;	/* 0: default */
+	int skip_self;		/* do not capture the calling process */
+	const uint8_t *syscall_mask;	/* NULL: all; else [PPM_EVENT_MAX] 0/1 */
+};
+/* NULL with one clear line in err ("needs root", "no BTF", ...) */
+struct scap *scap_open_live(const struct scap_live_opts *opts, char *err);
+
 /* Fill evt->pval/plen/nparams from evt->data (shared by every engine).
  * Returns 0, or -1 when the lengths do not fit in the event. */
 int scap_decode_params(struct scap_evt *evt);

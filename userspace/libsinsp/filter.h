@@ -1,0 +1,31 @@
+/*
+ * filter.h - the sysdig filter language (spec/filters_fields.md).
+ *
+ * filter_compile() parses an expression such as
+ *   proc.name=httpd and (fd.type=file or evt.buffer contains SELECT)
+ * once into a tree; filter_run() evaluates it on an event using the field
+ * extractors of fields.h.  Used by the command line (capture filter, -d),
+ * -w, chisels (chisel.set_filter) and csysdig.
+ */
+#ifndef FILTER_H
+#define FILTER_H
+
+#include <stddef.h>
+#include "sinsp.h"
+
+struct filter;
+
+/* NULL on error, with a one-line message ("filter error at position N: ...")
+ * in err. */
+struct filter *filter_compile(const char *expr, char *err, size_t errlen);
+
+/* 1 if the event matches, 0 if not. */
+int filter_run(struct filter *f, struct sinsp *s, struct sinsp_evt *e);
+
+/* Event-type pre-selection: 0 if no event of this type can ever match
+ * (so callers may skip the event before extracting anything). */
+int filter_may_match_type(const struct filter *f, uint16_t evtype);
+
+void filter_free(struct filter *f);
+
+#endif
