@@ -1,0 +1,56 @@
+/*
+ * scap_event.c - parameter decoding shared by every engine.
+ *
+ * An event (driver/event_format.h) is a 26-byte header, an array of
+ * nparams lengths (u16, or u32 for EF_LARGE_PAYLOAD event types) and the
+ * values back to back (scap_format.md 6.3).  scap_decode_params() points
+ * evt->pval[i] at each value after checking that it lies inside the event.
+ */
+#include <string.h>
+#include "scap.h"
+
+int scap_decode_params(struct scap_evt *evt)
+{
+	const uint8_t *d = evt->data;
+	uint32_t len = evt->len, n_evt, n, i, width;
+	uint16_t type;
+	uint64_t off, total;
+
+	evt->nparams = 0;
+	if (len < PPM_EVT_HDR_LEN)
+		return -1;
+	memcpy(&type, d + 20, 2);
+	memcpy(&n_evt, d + 22, 4);
+	if (type >= PPM_EVENT_MAX)
+		return -1;
+	width = (g_event_info[type].flags & EF_LARGE_PAYLOAD) ? 4 : 2;
+	off = PPM_EVT_HDR_LEN + (uint64_t)n_evt * width;
+	if (off > len)
+		return -1;
+	n = g_event_info[type].nparams;
+	if (n > n_evt)
+		n = n_evt;
+	if (n > PPM_MAX_EVENT_PARAMS)
+		n = PPM_MAX_EVENT_PARAMS;
+	for (i = 0; i < n; i++) {
+		const uint8_t *lp = d + PPM_EVT_HDR_LEN + (size_t)i * width;
+		uint32_t plen;
+
+		if (width == 4) {
+			memcpy(&plen, lp, 4);
+		} else {
+			uint16_t l16;
+
+			memcpy(&l16, lp, 2);
+			plen = l16;
+		}
+		total = off + plen;
+		if (total > len)
+			return -1;
+		evt->pval[i] = d + off;
+		evt->plen[i] = plen;
+		off = total;
+	}
+	evt->nparams = n;
+	return 0;
+}

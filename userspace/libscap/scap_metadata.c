@@ -1,0 +1,88 @@
+/*
+ * scap_metadata.c - ownership helpers for struct scap_metadata (scap.h).
+ *
+ * Every engine (savefile reader, live /proc snapshot) fills the same
+ * metadata structure: machine info, threads with their fds, interfaces and
+ * users.  These helpers grow the arrays, set the reader defaults of absent
+ * fields (scap_format.md 5.2) and free everything.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "scap.h"
+
+/* Make room for one more element of size sz in *arr (count n, capacity *cap). */
+static int grow(void **arr, uint32_t n, uint32_t *cap, size_t sz)
+{
+	uint32_t ncap;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	if (*cap >= UINT32_MAX / 2)
+		return -1;
+	ncap = *cap ? *cap * 2 : 16;
+	p = realloc(*arr, (size_t)ncap * sz);
+	if (!p)
+		return -1;
+	*arr = p;
+	*cap = ncap;
+	return 0;
+}
+
+struct scap_threadinfo *scap_metadata_add_thread(struct scap_metadata *m)
+{
+	struct scap_threadinfo *t;
+
+	if (grow((void **)&m->threads, m->nthreads, &m->threads_cap, sizeof(*t)))
+		return NULL;
+	t = &m->threads[m->nthreads++];
+	memset(t, 0, sizeof(*t));
+	t->sid = -1;
+	t->vpgid = -1;
+	t->vtid = -1;
+	t->vpid = -1;
+	t->loginuid = UINT32_MAX;
+	return t;
+}
+
+struct scap_fdinfo *scap_thread_add_fd(struct scap_threadinfo *t)
+{
+	struct scap_fdinfo *f;
+
+	if (grow((void **)&t->fds, t->nfds, &t->fds_cap, sizeof(*f)))
+		return NULL;
+	f = &t->fds[t->nfds++];
+	memset(f, 0, sizeof(*f));
+	return f;
+}
+
+static void free_thread(struct scap_threadinfo *t)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->nfds; i++)
+		free(t->fds[i].name);
+	free(t->fds);
+	free(t->comm);
+	free(t->exe);
+	free(t->exepath);
+	free(t->cwd);
+	free(t->root);
+	free(t->args);
+	free(t->env);
+	free(t->cgroups);
+}
+
+void scap_metadata_free(struct scap_metadata *m)
+{
+	uint32_t i;
+
+	for (i = 0; i < m->nthreads; i++)
+		free_thread(&m->threads[i]);
+	free(m->threads);
+	free(m->ipv4);
+	free(m->ipv6);
+	free(m->users);
+	free(m->groups);
+	memset(m, 0, sizeof(*m));
+}
