@@ -1,0 +1,916 @@
+/*
+ * filter.c - compiler of the sysdig filter language (filter.h,
+ * spec/filters_fields.md §1-§3).
+ *
+ * The scanner reproduces the character-driven scanner of sysdig 0.29.3 so
+ * that every filter it accepts means the same here and errors report the
+ * same "filter error at position N: ..." text.  One deliberate extension:
+ * where the reference rejects mixing 'and' and 'or' in one group ("expression
+ * mixes 'and' and 'or' in an ambiguous way"), we accept it with the usual
+ * precedence  not > and > or  (each group is compiled as an OR of AND-chains).
+ *
+ * Values are converted once, at compile time, to the field's type; checks
+ * that the reference would reject on the first evaluated event ("'contains'
+ * not supported for numeric filters") are rejected at compile time with the
+ * same message.  The compiler also computes, per event type, whether the
+ * filter can match at all (filter_may_match_type) from the evt.type checks.
+ * Evaluation lives in filter_eval.c.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdarg.h>
+#include <ctype.h>
+#include <errno.h>
+#include <netdb.h>
+#include <arpa/inet.h>
+#include "filter_internal.h"
+#include "event_table.h"
+
+#define ST_NEED_EXPR 0
+#define ST_DONE 1
+
+/* a group being built: items joined by and/or, compiled when it closes */
+struct pgroup {
+	int *items;
+	uint8_t *ops;		/* ops[i]: connective before items[i] (1 = or) */
+	uint32_t n, cap;
+	int neg;
+	int parent_or;		/* connective before this group in its parent */
+};
+
+struct parser {
+	const char *s;
+	long len;
+	long pos;		/* current character, as the reference's scan position */
+	struct filter *f;
+	char *err;
+	size_t errlen;
+	int failed;
+	struct pgroup *stack;
+	int depth, cap;
+	int pending_not;
+	int last_or;		/* connective seen before the next term */
+	int bad_paren;		/* ')' without a matching '(' or after nothing */
+};
+
+static int perr(struct parser *p, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (p->failed)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(p->err, p->errlen, "filter error at position %ld: %s", p->pos, msg);
+	p->failed = 1;
+	return -1;
+}
+
+/* run-time errors of the reference carry no position */
+static int perr_nopos(struct parser *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (p->failed)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(p->err, p->errlen, fmt, ap);
+	va_end(ap);
+	p->failed = 1;
+	return -1;
+}
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+}
+
+static char cur(const struct parser *p)
+{
+	return p->pos >= 0 && p->pos < p->len ? p->s[p->pos] : 0;
+}
+
+/* advance to the next non-blank character (0 at the end) */
+static char next(struct parser *p)
+{
+	for (;;) {
+		p->pos++;
+		if (p->pos >= p->len) {
+			p->pos = p->len;
+			return 0;
+		}
+		if (!is_blank(p->s[p->pos]))
+			return p->s[p->pos];
+	}
+}
+
+/* ---- tree building ---- */
+
+static void *xrealloc(void *ptr, size_t n)
+{
+	void *r = realloc(ptr, n ? n : 1);
+
+	if (!r) {
+		fprintf(stderr, "out of memory\n");
+		exit(1);
+	}
+	return r;
+}
+
+static int new_node(struct filter *f, int kind)
+{
+	struct fnode *n;
+
+	if (f->nnodes == f->capnodes) {
+		f->capnodes = f->capnodes ? 2 * f->capnodes : 16;
+		f->nodes = xrealloc(f->nodes, f->capnodes * sizeof(*f->nodes));
+	}
+	n = &f->nodes[f->nnodes];
+	memset(n, 0, sizeof(*n));
+	n->kind = (uint8_t)kind;
+	n->slot = n->slot2 = -1;
+	return (int)f->nnodes++;
+}
+
+static void node_add_kid(struct filter *f, int parent, int kid)
+{
+	struct fnode *n = &f->nodes[parent];
+
+	n->kids = xrealloc(n->kids, (n->nkids + 1) * sizeof(int));
+	n->kids[n->nkids++] = kid;
+}
+
+static void group_add(struct pgroup *g, int item, int is_or)
+{
+	if (g->n == g->cap) {
+		g->cap = g->cap ? 2 * g->cap : 4;
+		g->items = xrealloc(g->items, g->cap * sizeof(int));
+		g->ops = xrealloc(g->ops, g->cap);
+	}
+	g->items[g->n] = item;
+	g->ops[g->n] = (uint8_t)is_or;
+	g->n++;
+}
+
+/* Compile a closed group: and binds tighter than or. */
+static int group_close(struct filter *f, struct pgroup *g)
+{
+	int or_node = -1, and_node = -1, res;
+	uint32_t i;
+
+	for (i = 0; i < g->n; i++) {
+		if (i == 0 || g->ops[i]) {
+			if (and_node >= 0) {
+				if (or_node < 0)
+					or_node = new_node(f, N_OR);
+				node_add_kid(f, or_node, and_node);
+			}
+			and_node = new_node(f, N_AND);
+		}
+		node_add_kid(f, and_node, g->items[i]);
+	}
+	if (or_node >= 0) {
+		node_add_kid(f, or_node, and_node);
+		res = or_node;
+	} else if (f->nodes[and_node].nkids == 1 && !g->neg) {
+		res = f->nodes[and_node].kids[0];
+	} else {
+		res = and_node;
+	}
+	if (g->neg)
+		f->nodes[res].neg = 1;
+	free(g->items);
+	free(g->ops);
+	memset(g, 0, sizeof(*g));
+	return res;
+}
+
+static struct pgroup *push_group(struct parser *p, int neg)
+{
+	struct pgroup *g;
+
+	if (p->depth == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 8;
+		p->stack = xrealloc(p->stack, p->cap * sizeof(*p->stack));
+	}
+	g = &p->stack[p->depth++];
+	memset(g, 0, sizeof(*g));
+	g->neg = neg;
+	return g;
+}
+
+/* ---- field slots ---- */
+
+static int find_slot(struct filter *f, const struct field_ref *r)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->nslots; i++)
+		if (strcmp(f->slots[i].ref.name, r->name) == 0)
+			return (int)i;
+	f->slots = xrealloc(f->slots, (f->nslots + 1) * sizeof(*f->slots));
+	memset(&f->slots[f->nslots], 0, sizeof(f->slots[0]));
+	f->slots[f->nslots].ref = *r;
+	return (int)f->nslots++;
+}
+
+/* a slot for a field known by name (the client/server halves of fd.ip...) */
+static int named_slot(struct parser *p, const char *name)
+{
+	struct field_ref r;
+	char e[256];
+
+	memset(&r, 0, sizeof(r));
+	if (field_parse(name, &r, e, sizeof(e)) != (int)strlen(name))
+		return perr(p, "filter error: unrecognized field %s", name);
+	return find_slot(p->f, &r);
+}
+
+/* ---- value conversion ---- */
+
+static enum cmp_kind kind_of_type(int t)
+{
+	switch (t) {
+	case PT_INT8: case PT_INT16: case PT_INT32: case PT_INT64:
+	case PT_FD: case PT_PID: case PT_ERRNO:
+		return CK_SIGNED;
+	case PT_UINT8: case PT_UINT16: case PT_UINT32: case PT_UINT64:
+	case PT_L4PROTO: case PT_SOCKFAMILY: case PT_BOOL: case PT_PORT:
+	case PT_FLAGS8: case PT_FLAGS16: case PT_FLAGS32: case PT_MODE:
+	case PT_UID: case PT_GID: case PT_SYSCALLID: case PT_SIGTYPE:
+	case PT_RELTIME: case PT_ABSTIME: case PT_SIGSET:
+		return CK_UNSIGNED;
+	case PT_BYTEBUF:
+		return CK_BUFFER;
+	case PT_IPV4ADDR: case PT_IPV6ADDR: case PT_IPADDR:
+		return CK_IP;
+	case PT_IPV4NET: case PT_IPV6NET: case PT_IPNET:
+		return CK_NET;
+	}
+	return CK_STRING;
+}
+
+/* bit width of the stored value of integer types */
+static int int_bits(int t)
+{
+	switch (t) {
+	case PT_INT8: case PT_UINT8: case PT_FLAGS8: case PT_L4PROTO: case PT_SOCKFAMILY:
+		return 8;
+	case PT_INT16: case PT_UINT16: case PT_FLAGS16: case PT_PORT: case PT_SYSCALLID:
+		return 16;
+	case PT_INT32: case PT_UINT32: case PT_FLAGS32: case PT_MODE: case PT_UID:
+	case PT_GID: case PT_BOOL: case PT_SIGTYPE:
+		return 32;
+	}
+	return 64;
+}
+
+static int parse_num(struct parser *p, const char *v, int sgn, int bits, struct fvalue *out)
+{
+	char *end;
+	const char *q = v;
+
+	while (is_blank(*q))
+		q++;
+	if (!*q || !(isdigit((unsigned char)*q) || ((*q == '-' || *q == '+') && isdigit((unsigned char)q[1]))))
+		return perr(p, "%s is not a valid number", v);
+	errno = 0;
+	if (sgn) {
+		long long x = strtoll(q, &end, 10);
+		if (*end)
+			return perr(p, "%s is not a valid number", v);
+		if (bits == 8)
+			x = (int8_t)x;
+		else if (bits == 16)
+			x = (int16_t)x;
+		else if (bits == 32)
+			x = (int32_t)x;
+		out->i = x;
+		out->u = (uint64_t)x;
+	} else {
+		unsigned long long x = strtoull(q, &end, 10);
+		if (*end)
+			return perr(p, "%s is not a valid number", v);
+		if (bits < 64)
+			x &= (1ULL << bits) - 1;
+		out->u = x;
+		out->i = (int64_t)x;
+	}
+	return 0;
+}
+
+static int parse_ip(struct parser *p, const char *v, int type, struct fvalue *out)
+{
+	if (type == PT_IPV4ADDR || strchr(v, '.')) {
+		if (inet_pton(AF_INET, v, out->ip) != 1)
+			return perr(p, "unrecognized IPv4 address %s", v);
+		out->iplen = 4;
+	} else {
+		if (inet_pton(AF_INET6, v, out->ip) != 1)
+			return perr(p, "unrecognized IPv6 address %s", v);
+		out->iplen = 16;
+	}
+	return 0;
+}
+
+static int parse_net(struct parser *p, const char *v, struct fvalue *out)
+{
+	char addr[128];
+	const char *slash = strchr(v, '/');
+	char *end;
+	long bits;
+
+	if (!strchr(v, '.') && !slash) {
+		if (inet_pton(AF_INET6, v, out->ip) != 1)
+			return perr(p, "unrecognized IPv6 address %s", v);
+		out->iplen = 16;
+		out->prefix = 128;
+		return 0;
+	}
+	if (!slash || (size_t)(slash - v) >= sizeof(addr))
+		return perr(p, "unrecognized IP network %s", v);
+	memcpy(addr, v, (size_t)(slash - v));
+	addr[slash - v] = 0;
+	bits = strtol(slash + 1, &end, 10);
+	if (strchr(addr, '.')) {
+		if (inet_pton(AF_INET, addr, out->ip) != 1)
+			return perr(p, "unrecognized IP network %s", v);
+		if (*end || end == slash + 1 || bits < 0 || bits > 32)
+			return perr(p, "invalid netmask %s", slash + 1);
+		out->iplen = 4;
+	} else {
+		if (inet_pton(AF_INET6, addr, out->ip) != 1)
+			return perr(p, "unrecognized IP network %s", v);
+		if (*end || end == slash + 1 || bits < 0 || bits > 128)
+			return perr(p, "invalid netmask %s", slash + 1);
+		out->iplen = 16;
+	}
+	out->prefix = (uint8_t)bits;
+	return 0;
+}
+
+static int parse_port(struct parser *p, const char *v, struct fvalue *out)
+{
+	struct servent *se;
+
+	if (!*v) {
+		out->u = 0;
+		return 0;
+	}
+	if (isdigit((unsigned char)*v))
+		return parse_num(p, v, 0, 16, out);
+	se = getservbyname(v, NULL);
+	if (!se)
+		return perr(p, "unrecognized protocol %s", v);
+	out->u = ntohs((uint16_t)se->s_port);
+	out->i = (int64_t)out->u;
+	return 0;
+}
+
+/* an event or syscall name known to the event table */
+static int known_event_name(const char *v)
+{
+	unsigned i;
+
+	for (i = 0; i < PPM_EVENT_MAX; i++)
+		if (g_event_info[i].name && strcmp(g_event_info[i].name, v) == 0)
+			return 1;
+	for (i = 0; i < g_ppm_sc_count; i++)
+		if (g_ppm_sc_names[i] && strcmp(g_ppm_sc_names[i], v) == 0)
+			return 1;
+	return 0;
+}
+
+static int is_field(const struct field_ref *r, const char *name)
+{
+	return strcmp(r->name, name) == 0;
+}
+
+/* Convert one value text (len bytes, may hold NULs from \x00) for check c. */
+static int convert_value(struct parser *p, struct fnode *c, const struct field_ref *r,
+			 const char *v, uint32_t len, struct fvalue *out)
+{
+	int t = r->type;
+
+	memset(out, 0, sizeof(*out));
+	if (c->special == SP_AROUND)
+		return parse_num(p, v, 0, 64, out) < 0 ? -1 : (out->u *= 1000000, 0);
+	if (c->special == SP_ANAME_ANY)
+		t = PT_CHARBUF;
+	if (t == PT_DOUBLE)
+		return perr(p, "wrong parameter type %d", PT_DOUBLE);
+	switch (c->ck) {
+	case CK_STRING:
+	case CK_BUFFER: {
+		char *copy = xrealloc(NULL, len + 1);
+		memcpy(copy, v, len);
+		copy[len] = 0;
+		out->s = copy;
+		out->len = len;
+		if (is_field(r, "evt.type") && !known_event_name(copy))
+			return perr(p, "unknown event type %s", copy);
+		return 0;
+	}
+	case CK_SIGNED:
+		return parse_num(p, v, 1, int_bits(t), out);
+	case CK_UNSIGNED:
+		if (t == PT_BOOL) {
+			if (strcmp(v, "true") == 0)
+				out->u = 1;
+			else if (strcmp(v, "false") == 0)
+				out->u = 0;
+			else
+				return perr(p, "filter error: unrecognized boolean value %s", v);
+			out->i = (int64_t)out->u;
+			return 0;
+		}
+		if (t == PT_PORT)
+			return parse_port(p, v, out);
+		return parse_num(p, v, 0, int_bits(t), out);
+	case CK_IP:
+		return parse_ip(p, v, t, out);
+	case CK_NET:
+		return parse_net(p, v, out);
+	}
+	return 0;
+}
+
+static const char *op_text(int op)
+{
+	static const char *const t[] = {
+		"=", "!=", "<", "<=", ">", ">=", "contains", "icontains",
+		"startswith", "endswith", "glob", "in", "intersects", "pmatch", "exists",
+	};
+	return t[op];
+}
+
+/* Operators the reference rejects when it first evaluates the check. */
+static int check_op_supported(struct parser *p, const struct fnode *c)
+{
+	int op = c->op;
+
+	if (op == OP_EXISTS || op == OP_IN || op == OP_INTERSECTS || op == OP_PMATCH)
+		return 0;
+	if ((c->ck == CK_SIGNED || c->ck == CK_UNSIGNED || c->ck == CK_IP) &&
+	    op >= OP_CONTAINS && op <= OP_GLOB && c->special == SP_NONE)
+		return perr_nopos(p, "'%s' not supported for numeric filters", op_text(op));
+	if (c->ck == CK_BUFFER && (op == OP_ICONTAINS || op == OP_GLOB ||
+				   (op >= OP_LT && op <= OP_GE)))
+		return perr_nopos(p, "'%s' not supported for buffer filters", op_text(op));
+	return 0;
+}
+
+/* ---- scanner ---- */
+
+/* A value: quoted or not, with \\ \" \xHH escapes.  On return pos is on the
+ * closing quote / the blank after the value / the last character before a
+ * bracket (or ',' in lists) / the end, like the reference. */
+static int next_operand(struct parser *p, int in_list, char **out, uint32_t *outlen)
+{
+	int quoted = 0, esc = 0, nhex = 0, hex = 0;
+	long start;
+	char *res = xrealloc(NULL, (size_t)(p->len - (p->pos > 0 ? p->pos : 0)) + 2);
+	uint32_t n = 0;
+
+	*out = res;
+	if (is_blank(cur(p)))
+		next(p);
+	if (p->pos < p->len && (cur(p) == '"' || cur(p) == '\'')) {
+		quoted = 1;
+		p->pos++;
+	}
+	start = p->pos;
+	for (; p->pos < p->len; p->pos++) {
+		char c = p->s[p->pos];
+		int end = quoted ? (esc != 1 && (c == '"' || c == '\''))
+			: (is_blank(c) || c == '(' || c == ')' || (in_list && c == ','));
+		if (end) {
+			if (esc)
+				goto bad_escape;
+			if (c == '(' || c == ')' || (in_list && c == ','))
+				p->pos--;
+			res[n] = 0;
+			*outlen = n;
+			return 0;
+		}
+		if (esc == 0) {
+			if (c == '\\')
+				esc = 1;
+			else
+				res[n++] = c;
+		} else if (esc == 1) {
+			esc = 0;
+			if (c == '\\' || c == '"') {
+				res[n++] = c;
+			} else if (c == 'x') {
+				esc = 2;
+				nhex = hex = 0;
+			} else {
+				res[n++] = '\\';
+				res[n++] = c;
+			}
+		} else {
+			int d = isdigit((unsigned char)c) ? c - '0'
+				: (c >= 'a' && c <= 'f') ? c - 'a' + 10
+				: (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
+			if (d < 0)
+				goto bad_escape;
+			hex = hex * 16 + d;
+			if (++nhex == 2) {
+				res[n++] = (char)hex;
+				esc = 0;
+			}
+		}
+	}
+	if (esc)
+		goto bad_escape;
+	if (quoted)
+		return perr(p, "filter error: unclosed quotes");
+	res[n] = 0;
+	*outlen = n;
+	return 0;
+bad_escape:
+	return perr(p, "filter error: unrecognized escape sequence at %.*s",
+		    (int)(p->pos < p->len - start ? p->pos : p->len - start), p->s + start);
+}
+
+static int next_operator(struct parser *p)
+{
+	static const struct { const char *t; int op; } ops[] = {
+		{ "=", OP_EQ }, { "!=", OP_NE }, { "<=", OP_LE }, { "<", OP_LT },
+		{ ">=", OP_GE }, { ">", OP_GT }, { "contains", OP_CONTAINS },
+		{ "icontains", OP_ICONTAINS }, { "startswith", OP_STARTSWITH },
+		{ "endswith", OP_ENDSWITH }, { "glob", OP_GLOB }, { "in", OP_IN },
+		{ "intersects", OP_INTERSECTS }, { "pmatch", OP_PMATCH },
+		{ "exists", OP_EXISTS },
+	};
+	size_t i;
+	long start;
+
+	if (is_blank(cur(p)))
+		next(p);
+	start = p->pos;
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		size_t l = strlen(ops[i].t);
+		if (p->pos >= 0 && (size_t)(p->len - p->pos) >= l &&
+		    memcmp(p->s + p->pos, ops[i].t, l) == 0) {
+			p->pos += (long)l;
+			return ops[i].op;
+		}
+	}
+	return perr(p, "filter error: unrecognized comparison operator after %.*s",
+		    (int)(start > 0 ? start : 0), p->s);
+}
+
+static int is_field_end(char c)
+{
+	return is_blank(c) || c == '(' || c == ')' || c == '!' || c == '=' || c == '<' || c == '>';
+}
+
+/* Read the field token at pos and resolve it. */
+static int parse_field(struct parser *p, struct field_ref *r)
+{
+	long start = p->pos, e = p->pos;
+	char tok[512], ferr[256];
+	int n;
+
+	while (e < p->len && !is_field_end(p->s[e]))
+		e++;
+	p->pos = e;
+	if (e < p->len && (p->s[e] == '(' || p->s[e] == ')'))
+		p->pos--;
+	if (e - start >= (long)sizeof(tok))
+		return perr(p, "filter error: unrecognized field %.*s at pos %ld",
+			    (int)(e - start), p->s + start, start);
+	memcpy(tok, p->s + start, (size_t)(e - start));
+	tok[e - start] = 0;
+	memset(r, 0, sizeof(*r));
+	ferr[0] = 0;
+	n = field_parse(tok, r, ferr, sizeof(ferr));
+	if (n < 0)
+		return perr(p, "%s", ferr[0] ? ferr : "filter syntax error");
+	if (n == 0 || n != e - start)
+		return perr(p, "filter error: unrecognized field %s at pos %ld", tok, start);
+	if (r->name[0] == 0) {
+		size_t l = strnlen(tok, sizeof(r->name) - 1);
+		memcpy(r->name, tok, l);
+		r->name[l] = 0;
+	}
+	return 0;
+}
+
+static void setup_check(struct parser *p, struct fnode *c, const struct field_ref *r)
+{
+	static const char *const either[][3] = {
+		{ "fd.ip", "fd.cip", "fd.sip" }, { "fd.port", "fd.cport", "fd.sport" },
+		{ "fd.proto", "fd.cproto", "fd.sproto" }, { "fd.net", "fd.cnet", "fd.snet" },
+	};
+	size_t i;
+
+	c->ck = (uint8_t)kind_of_type(r->type);
+	if (is_field(r, "proc.aname") && !r->has_arg) {
+		c->special = SP_ANAME_ANY;
+		c->ck = CK_STRING;
+	} else if (is_field(r, "proc.apid") && !r->has_arg) {
+		c->special = SP_APID_ANY;
+		c->ck = CK_SIGNED;
+	} else if (strncmp(r->name, "evt.around", 10) == 0) {
+		c->special = SP_AROUND;
+	}
+	for (i = 0; i < sizeof(either) / sizeof(either[0]); i++) {
+		if (is_field(r, either[i][0])) {
+			c->special = SP_EITHER;
+			c->slot = named_slot(p, either[i][1]);
+			c->slot2 = named_slot(p, either[i][2]);
+			return;
+		}
+	}
+	c->slot = find_slot(p->f, r);
+}
+
+static int add_value(struct parser *p, int node, const struct field_ref *r, int in_list)
+{
+	struct fnode *c = &p->f->nodes[node];
+	char *v;
+	uint32_t len = 0;
+
+	if (next_operand(p, in_list, &v, &len) < 0) {
+		free(v);
+		return -1;
+	}
+	c->vals = xrealloc(c->vals, (c->nvals + 1) * sizeof(*c->vals));
+	if (convert_value(p, c, r, v, len, &c->vals[c->nvals]) < 0) {
+		free((void *)c->vals[c->nvals].s);
+		free(v);
+		return -1;
+	}
+	c->nvals++;
+	free(v);
+	return 0;
+}
+
+static int parse_list(struct parser *p, int node, const struct field_ref *r)
+{
+	struct fnode *c = &p->f->nodes[node];
+
+	if (is_blank(cur(p)))
+		next(p);
+	if (cur(p) != '(')
+		return perr(p, "expected '(' after 'in/intersects/pmatch' operand");
+	if (c->op == OP_PMATCH && c->ck != CK_STRING)
+		return perr(p, "pmatch requires all charbuf arguments");
+	p->pos++;
+	for (;;) {
+		char ch;
+		if (add_value(p, node, r, 1) < 0)
+			return -1;
+		ch = next(p);
+		if (ch == ',')
+			continue;
+		if (ch == ')')
+			return 0;
+		return perr(p, "expected either ')' or ',' after a value inside the 'in/pmatch' clause");
+	}
+}
+
+/* check := field op value | field exists | field in/pmatch (v, ...) */
+static int parse_check(struct parser *p)
+{
+	struct field_ref r;
+	int node, op;
+
+	if (parse_field(p, &r) < 0)
+		return -1;
+	op = next_operator(p);
+	if (op < 0)
+		return -1;
+	node = new_node(p->f, N_CHECK);
+	p->f->nodes[node].op = (uint8_t)op;
+	setup_check(p, &p->f->nodes[node], &r);
+	if (p->failed)
+		return -1;
+	if (op == OP_IN || op == OP_INTERSECTS || op == OP_PMATCH) {
+		if (parse_list(p, node, &r) < 0)
+			return -1;
+	} else if (op != OP_EXISTS) {
+		if (add_value(p, node, &r, 0) < 0)
+			return -1;
+	} else if (p->f->nodes[node].special == SP_AROUND) {
+		return perr(p, "filter error: unexpected end of filter");
+	}
+	if (check_op_supported(p, &p->f->nodes[node]) < 0)
+		return -1;
+	p->f->nodes[node].neg = (uint8_t)p->pending_not;
+	p->pending_not = 0;
+	group_add(&p->stack[p->depth - 1], node, p->last_or);
+	return 0;
+}
+
+static int expect_word(struct parser *p, const char *rest)
+{
+	for (; *rest; rest++)
+		if (next(p) != *rest)
+			return perr(p, "syntax error in filter");
+	return 0;
+}
+
+static int parse_char(struct parser *p, char c, int *state)
+{
+	switch (c) {
+	case '(':
+		if (*state != ST_NEED_EXPR)
+			return perr(p, "unexpected '(' after %.*s", (int)p->pos, p->s);
+		push_group(p, p->pending_not)->parent_or = p->last_or;
+		p->pending_not = 0;
+		p->last_or = 0;
+		return 0;
+	case ')':
+		if (p->depth <= 1 || *state != ST_DONE || p->stack[p->depth - 1].n == 0) {
+			p->bad_paren = 1;
+			return 0;
+		}
+		return 1;	/* handled by the caller (needs the parent's op) */
+	case 'o':
+	case 'a':
+		if (p->pos != 0 && *state != ST_NEED_EXPR) {
+			if (expect_word(p, c == 'o' ? "r" : "nd") < 0)
+				return -1;
+			p->last_or = c == 'o';
+			*state = ST_NEED_EXPR;
+			return 0;
+		}
+		break;
+	case 'n':
+		if (expect_word(p, "ot") < 0)
+			return -1;
+		if (*state != ST_NEED_EXPR)
+			return perr(p, "syntax error in filter");
+		p->pending_not = 1;
+		return 0;
+	}
+	if (*state != ST_NEED_EXPR)
+		return perr(p, "syntax error in filter");
+	if (parse_check(p) < 0)
+		return -1;
+	*state = ST_DONE;
+	return 0;
+}
+
+/* ---- event-type pre-selection ---- */
+
+/* For each event type: can node n be true / false?  evt.type checks are
+ * decided from the event name (except generic syscall events whose type
+ * name comes from a parameter); every other check may be both. */
+static void preselect(struct filter *f, int n, uint8_t *mt, uint8_t *mf)
+{
+	const struct fnode *nd = &f->nodes[n];
+	uint32_t t, i;
+
+	if (nd->kind == N_CHECK) {
+		const struct fslot *sl = nd->slot >= 0 ? &f->slots[nd->slot] : NULL;
+		int is_type = nd->special == SP_NONE && sl && is_field(&sl->ref, "evt.type");
+		for (t = 0; t < PPM_EVENT_MAX; t++) {
+			mt[t] = mf[t] = 1;
+			if (is_type && t != PPME_GENERIC_E && t != PPME_GENERIC_X &&
+			    g_event_info[t].name) {
+				struct field_value v;
+				int r;
+				memset(&v, 0, sizeof(v));
+				v.type = PT_CHARBUF;
+				v.str = g_event_info[t].name;
+				v.len = (uint32_t)strlen(v.str);
+				r = filter_compare(f, nd, &v);
+				mt[t] = (uint8_t)r;
+				mf[t] = (uint8_t)!r;
+			}
+		}
+	} else {
+		uint8_t *kt = xrealloc(NULL, PPM_EVENT_MAX), *kf = xrealloc(NULL, PPM_EVENT_MAX);
+		int is_and = nd->kind == N_AND;
+		memset(mt, is_and, PPM_EVENT_MAX);
+		memset(mf, !is_and, PPM_EVENT_MAX);
+		for (i = 0; i < nd->nkids; i++) {
+			preselect(f, nd->kids[i], kt, kf);
+			for (t = 0; t < PPM_EVENT_MAX; t++) {
+				if (is_and) {
+					mt[t] &= kt[t];
+					mf[t] |= kf[t];
+				} else {
+					mt[t] |= kt[t];
+					mf[t] &= kf[t];
+				}
+			}
+		}
+		free(kt);
+		free(kf);
+	}
+	if (nd->neg) {
+		for (t = 0; t < PPM_EVENT_MAX; t++) {
+			uint8_t x = mt[t];
+			mt[t] = mf[t];
+			mf[t] = x;
+		}
+	}
+}
+
+/* ---- API ---- */
+
+static int parse_all(struct parser *p)
+{
+	int state = ST_NEED_EXPR;
+
+	push_group(p, 0);
+	for (;;) {
+		char c = next(p);
+		int r;
+
+		if (c == 0) {
+			if (p->depth != 1 || state != ST_DONE || p->bad_paren)
+				return perr(p, "filter error: unexpected end of filter");
+			p->f->root = group_close(p->f, &p->stack[0]);
+			p->depth = 0;
+			return 0;
+		}
+		r = parse_char(p, c, &state);
+		if (r < 0)
+			return -1;
+		if (r == 1) {
+			/* ')' closes a group: it becomes one term of its parent */
+			struct pgroup *g = &p->stack[p->depth - 1];
+			int is_or = g->parent_or;
+			int node = group_close(p->f, g);
+			p->depth--;
+			group_add(&p->stack[p->depth - 1], node, is_or);
+		}
+	}
+}
+
+struct filter *filter_compile(const char *expr, char *err, size_t errlen)
+{
+	struct parser p;
+	struct filter *f;
+
+	f = xrealloc(NULL, sizeof(*f));
+	memset(f, 0, sizeof(*f));
+	memset(&p, 0, sizeof(p));
+	p.s = expr ? expr : "";
+	p.len = (long)strlen(p.s);
+	p.pos = -1;
+	p.f = f;
+	p.err = err;
+	p.errlen = errlen;
+	if (parse_all(&p) < 0) {
+		while (p.depth > 0) {
+			p.depth--;
+			free(p.stack[p.depth].items);
+			free(p.stack[p.depth].ops);
+		}
+		free(p.stack);
+		filter_free(f);
+		return NULL;
+	}
+	free(p.stack);
+	f->nmay = PPM_EVENT_MAX;
+	f->may = xrealloc(NULL, PPM_EVENT_MAX);
+	{
+		uint8_t *mf = xrealloc(NULL, PPM_EVENT_MAX);
+		preselect(f, f->root, f->may, mf);
+		free(mf);
+	}
+	return f;
+}
+
+int filter_run(struct filter *f, struct sinsp *s, struct sinsp_evt *e)
+{
+	if (e->scap.type < f->nmay && !f->may[e->scap.type])
+		return 0;
+	f->gen++;
+	return filter_eval_node(f, s, e, f->root);
+}
+
+int filter_may_match_type(const struct filter *f, uint16_t evtype)
+{
+	return evtype >= f->nmay || f->may[evtype];
+}
+
+void filter_free(struct filter *f)
+{
+	uint32_t i, j;
+
+	if (!f)
+		return;
+	for (i = 0; i < f->nnodes; i++) {
+		for (j = 0; j < f->nodes[i].nvals; j++)
+			free((void *)f->nodes[i].vals[j].s);
+		free(f->nodes[i].vals);
+		free(f->nodes[i].kids);
+	}
+	free(f->nodes);
+	free(f->slots);
+	free(f->may);
+	free(f);
+}
