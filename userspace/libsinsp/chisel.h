@@ -31,4 +31,44 @@ int chisel_capture_end(struct chisel_runtime *rt, char *err, size_t errlen);
 int chisel_list(FILE *out);
 int chisel_describe(FILE *out, const char *name);
 
+/* ---- additions for the CLI (all optional; defaults suit `sysdig -r F -c X`) ---- */
+
+/* What the command line knows; copy taken by chisel_set_host(). */
+struct chisel_host {
+	const char *filter;	/* global filter from the command line, NULL/"" none */
+	const char *evtsource;	/* -r file name, NULL when live */
+	int is_live;
+	int print_container;	/* -pc / -pcontainer / -pk / -pm given */
+	int json;		/* -j given */
+	int user_buffer_format;	/* -A -x -X -b or -j given: set_output_format ignored */
+};
+void chisel_set_host(struct chisel_runtime *rt, const struct chisel_host *h);
+/* the state handle, when it was not known at chisel_runtime_new() */
+void chisel_set_sinsp(struct chisel_runtime *rt, struct sinsp *s);
+
+/* Argument declaration of chisel NAME, to decide whether the next command
+ * line word is its argument string (spec §4.2).  0, or -1 with err. */
+int chisel_arg_counts(const char *name, int *required, int *optional,
+		      int *single_filter_arg, char *err, size_t errlen);
+/* spec §4.2 in one call: 1 if NEXT (the following non-option word, may be
+ * NULL) is to be consumed as NAME's argument string, 0 if not, -1 with err
+ * ("missing arguments for chisel NAME"). REST = all remaining non-option
+ * words joined by spaces (NEXT included). */
+int chisel_consumes_next(const char *name, const char *next, const char *rest,
+			 char *err, size_t errlen);
+
+int chisel_count(const struct chisel_runtime *rt);
+/* on_init of every loaded chisel (before the capture is opened); called by
+ * chisel_capture_start when not done yet.  0 or -1 with err. */
+int chisel_init(struct chisel_runtime *rt, char *err, size_t errlen);
+/* events dropped by the global filter: interval processing only */
+int chisel_event_dropped(struct chisel_runtime *rt, struct sinsp_evt *e,
+			 char *err, size_t errlen);
+
+/* requests made by chisels, for the CLI to apply */
+const char *chisel_global_filter(const struct chisel_runtime *rt); /* sysdig.set_filter or NULL */
+const char *chisel_output_format(const struct chisel_runtime *rt); /* set_output_format or NULL */
+uint32_t chisel_snaplen(const struct chisel_runtime *rt);	    /* 0 = not set */
+const char *chisel_run_app(const struct chisel_runtime *rt);	    /* run_app args or NULL */
+
 #endif
