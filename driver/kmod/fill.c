@@ -1,0 +1,746 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fill.c - turn a probe hit into one event of the e5c53d64 layout.
+ *
+ * Each event's parameter list comes from g_kmod_events (generated from
+ * driver/events.tsv by gen_kmod_events.py): a PT_* type and a value source
+ * per parameter.  Probes run with preemption disabled, so user memory is
+ * only read with the *_nofault helpers and nothing here may sleep.
+ */
+#include <linux/version.h>
+#include <linux/kernel.h>
+#include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/mm.h>
+#include <linux/fs.h>
+#include <linux/file.h>
+#include <linux/net.h>
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/un.h>
+#include <linux/uio.h>
+#include <linux/fcntl.h>
+#include <linux/cred.h>
+#include <linux/audit.h>
+#include <linux/pid_namespace.h>
+#include <linux/time64.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
+#include <net/sock.h>
+#include <net/inet_sock.h>
+#include <net/af_unix.h>
+#include "event_format.h"
+#include "kmod_events.h"
+#include "fill.h"
+
+#define KMOD_MAX_PROC_AREA 4096	/* bytes of args or env copied */
+#define KMOD_MAX_PATH 4096
+#define KMOD_MAX_IOV 32
+
+/* PPM_AF_* values of the socket families we encode */
+#define PPM_AF_UNIX 1
+#define PPM_AF_INET 2
+#define PPM_AF_INET6 10
+
+static u32 type_size(u8 type)
+{
+	switch (type) {
+	case PT_INT8: case PT_UINT8: case PT_FLAGS8: case PT_SIGTYPE:
+	case PT_L4PROTO: case PT_SOCKFAMILY:
+		return 1;
+	case PT_INT16: case PT_UINT16: case PT_SYSCALLID: case PT_PORT:
+	case PT_FLAGS16:
+		return 2;
+	case PT_INT32: case PT_UINT32: case PT_BOOL: case PT_IPV4ADDR:
+	case PT_UID: case PT_GID: case PT_FLAGS32: case PT_SIGSET: case PT_MODE:
+		return 4;
+	case PT_INT64: case PT_UINT64: case PT_ERRNO: case PT_FD: case PT_PID:
+	case PT_RELTIME: case PT_ABSTIME: case PT_DOUBLE:
+		return 8;
+	default:
+		return 0;
+	}
+}
+
+static int room(struct kfill *f, u32 len)
+{
+	return f->pos + len <= f->cap;
+}
+
+/* close the current parameter with @len bytes written at f->pos */
+static int commit(struct kfill *f, u32 len)
+{
+	if (len > 0xffff)
+		return -E2BIG;
+	put_unaligned((u16)len, &f->lens[f->idx++]);
+	f->pos += len;
+	return 0;
+}
+
+static int put_raw(struct kfill *f, const void *p, u32 len)
+{
+	if (!room(f, len))
+		return -E2BIG;
+	memcpy(f->buf + f->pos, p, len);
+	return commit(f, len);
+}
+
+static int put_num(struct kfill *f, u8 type, u64 v)
+{
+	u32 n = type_size(type);
+	u8 b1 = v;
+	u16 b2 = v;
+	u32 b4 = v;
+
+	switch (n) {
+	case 1:
+		return put_raw(f, &b1, 1);
+	case 2:
+		return put_raw(f, &b2, 2);
+	case 4:
+		return put_raw(f, &b4, 4);
+	case 8:
+		return put_raw(f, &v, 8);
+	default:
+		return put_raw(f, NULL, 0);
+	}
+}
+
+static int put_str(struct kfill *f, const char *s)
+{
+	return put_raw(f, s, strlen(s) + 1);
+}
+
+/* a NUL-terminated user string; "(NULL)" for NULL, "<NA>" if unreadable */
+static int put_ustr(struct kfill *f, unsigned long uaddr)
+{
+	long n;
+	u32 max = min_t(u32, KMOD_MAX_PATH, f->cap - f->pos);
+
+	if (!uaddr)
+		return put_str(f, "(NULL)");
+	if (max == 0)
+		return -E2BIG;
+	pagefault_disable();
+	n = strncpy_from_user(f->buf + f->pos, (const char __user *)uaddr, max);
+	pagefault_enable();
+	if (n < 0)
+		return put_str(f, "<NA>");
+	if (n == max)
+		n--;
+	f->buf[f->pos + n] = 0;
+	return commit(f, n + 1);
+}
+
+/* up to snaplen bytes of user memory */
+static int put_ubuf(struct kfill *f, unsigned long uaddr, long len)
+{
+	if (len <= 0 || !uaddr)
+		return put_raw(f, NULL, 0);
+	len = min_t(long, len, f->snaplen);
+	if (!room(f, len))
+		return -E2BIG;
+	if (copy_from_user_nofault(f->buf + f->pos, (const void __user *)uaddr, len))
+		return put_raw(f, NULL, 0);
+	return commit(f, len);
+}
+
+static int put_zero(struct kfill *f, u8 type)
+{
+	switch (type) {
+	case PT_CHARBUF: case PT_FSPATH: case PT_FSRELPATH:
+		return put_str(f, "");
+	case PT_FDLIST:
+		return put_num(f, PT_UINT16, 0);
+	default:
+		return put_num(f, type, 0);
+	}
+}
+
+static int put_signed(struct kfill *f, u8 type, unsigned long arg)
+{
+	/* fds and pids are C ints in the syscall ABI */
+	if (type == PT_FD || type == PT_PID)
+		return put_num(f, type, (s64)(int)arg);
+	return put_num(f, type, arg);
+}
+
+static u32 open_flags_to_ppm(unsigned long flags)
+{
+	u32 r = 0;
+
+	switch (flags & O_ACCMODE) {
+	case O_RDONLY:
+		r |= 1;
+		break;
+	case O_WRONLY:
+		r |= 2;
+		break;
+	case O_RDWR:
+		r |= 3;
+		break;
+	}
+	if (flags & O_CREAT)
+		r |= 1 << 2;
+	if (flags & O_APPEND)
+		r |= 1 << 3;
+	if (flags & O_DSYNC)
+		r |= 1 << 4;
+	if (flags & O_EXCL)
+		r |= 1 << 5;
+	if (flags & O_NONBLOCK)
+		r |= 1 << 6;
+	if (flags & __O_SYNC)
+		r |= 1 << 7;
+	if (flags & O_TRUNC)
+		r |= 1 << 8;
+	if (flags & O_DIRECT)
+		r |= 1 << 9;
+	if (flags & O_DIRECTORY)
+		r |= 1 << 10;
+	if (flags & O_LARGEFILE)
+		r |= 1 << 11;
+	if (flags & O_CLOEXEC)
+		r |= 1 << 12;
+	if ((flags & __O_TMPFILE) == __O_TMPFILE)
+		r |= 1 << 13;
+	return r;
+}
+
+static const struct {
+	unsigned long linux_flag;
+	u32 ppm_flag;
+} clone_flag_map[] = {
+	{ CLONE_FILES, 1 << 0 }, { CLONE_FS, 1 << 1 }, { CLONE_IO, 1 << 2 },
+	{ CLONE_NEWIPC, 1 << 3 }, { CLONE_NEWNET, 1 << 4 },
+	{ CLONE_NEWNS, 1 << 5 }, { CLONE_NEWPID, 1 << 6 },
+	{ CLONE_NEWUTS, 1 << 7 }, { CLONE_PARENT, 1 << 8 },
+	{ CLONE_PARENT_SETTID, 1 << 9 }, { CLONE_PTRACE, 1 << 10 },
+	{ CLONE_SIGHAND, 1 << 11 }, { CLONE_SYSVSEM, 1 << 12 },
+	{ CLONE_THREAD, 1 << 13 }, { CLONE_UNTRACED, 1 << 14 },
+	{ CLONE_VM, 1 << 15 }, { CLONE_NEWUSER, 1 << 20 },
+	{ CLONE_CHILD_CLEARTID, 1 << 23 }, { CLONE_CHILD_SETTID, 1 << 24 },
+	{ CLONE_SETTLS, 1 << 25 }, { CLONE_VFORK, 1 << 27 },
+	{ CLONE_NEWCGROUP, 1 << 28 },
+};
+
+static u32 clone_flags_to_ppm(u64 flags)
+{
+	u32 r = 0;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(clone_flag_map); i++)
+		if (flags & clone_flag_map[i].linux_flag)
+			r |= clone_flag_map[i].ppm_flag;
+	return r;
+}
+
+static u64 syscall_clone_flags(struct kfill *f)
+{
+	u64 flags = 0;
+
+	switch (f->nr) {
+	case __NR_clone:
+		return f->args[0];
+	case __NR_vfork:
+		return CLONE_VM | CLONE_VFORK;
+	case __NR_clone3:
+		if (copy_from_user_nofault(&flags, (const void __user *)f->args[0],
+					   sizeof(flags)))
+			return 0;
+		return flags;
+	default:
+		return 0;
+	}
+}
+
+static int put_fd_dev(struct kfill *f, long fd)
+{
+	struct file *file;
+	u32 dev = 0;
+
+	if (fd >= 0) {
+		file = fget_raw(fd);
+		if (file) {
+			dev = new_encode_dev(file_inode(file)->i_sb->s_dev);
+			fput(file);
+		}
+	}
+	return put_num(f, PT_UINT32, dev);
+}
+
+static u64 fd_ino(int fd)
+{
+	struct file *file = fget_raw(fd);
+	u64 ino = 0;
+
+	if (file) {
+		ino = file_inode(file)->i_ino;
+		fput(file);
+	}
+	return ino;
+}
+
+static int read_user_fds(unsigned long uaddr, int fds[2])
+{
+	return copy_from_user_nofault(fds, (const void __user *)uaddr,
+				      2 * sizeof(int)) ? -EFAULT : 0;
+}
+
+static int put_pair_fd(struct kfill *f, unsigned long uaddr, int which)
+{
+	int fds[2] = { -1, -1 };
+
+	if (f->ret >= 0)
+		read_user_fds(uaddr, fds);
+	return put_num(f, PT_FD, (s64)fds[which]);
+}
+
+static int put_pipe_ino(struct kfill *f)
+{
+	int fds[2];
+	u64 ino = 0;
+
+	if (f->ret >= 0 && !read_user_fds(f->args[0], fds))
+		ino = fd_ino(fds[0]);
+	return put_num(f, PT_UINT64, ino);
+}
+
+/* struct sockaddr from user memory, in the PT_SOCKADDR encoding */
+static int put_sockaddr(struct kfill *f, unsigned long uaddr, unsigned long ulen)
+{
+	struct sockaddr_storage ss;
+	u8 out[1 + sizeof(((struct sockaddr_un *)0)->sun_path) + 1];
+	u32 len = min_t(unsigned long, ulen, sizeof(ss));
+	u32 n = 0;
+
+	memset(&ss, 0, sizeof(ss));
+	if (!uaddr || len < 2 ||
+	    copy_from_user_nofault(&ss, (const void __user *)uaddr, len))
+		return put_raw(f, NULL, 0);
+	if (ss.ss_family == AF_INET) {
+		struct sockaddr_in *in = (struct sockaddr_in *)&ss;
+		u16 port = ntohs(in->sin_port);
+
+		out[0] = PPM_AF_INET;
+		memcpy(out + 1, &in->sin_addr.s_addr, 4);
+		memcpy(out + 5, &port, 2);
+		n = 7;
+	} else if (ss.ss_family == AF_INET6) {
+		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
+		u16 port = ntohs(in6->sin6_port);
+
+		out[0] = PPM_AF_INET6;
+		memcpy(out + 1, &in6->sin6_addr, 16);
+		memcpy(out + 17, &port, 2);
+		n = 19;
+	} else if (ss.ss_family == AF_UNIX) {
+		struct sockaddr_un *un = (struct sockaddr_un *)&ss;
+		const char *p = un->sun_path;
+		u32 plen = len > 2 ? len - 2 : 0;
+
+		if (plen && p[0] == 0) {
+			p++;
+			plen--;
+		}
+		plen = strnlen(p, plen);
+		out[0] = PPM_AF_UNIX;
+		memcpy(out + 1, p, plen);
+		out[1 + plen] = 0;
+		n = plen + 2;
+	}
+	return put_raw(f, out, n);
+}
+
+static void put16(u8 *p, u16 v)
+{
+	memcpy(p, &v, 2);
+}
+
+static u32 unix_tuple(struct sock *sk, u8 *out, bool inbound)
+{
+	struct unix_sock *us = unix_sk(sk);
+	struct sock *peer = us->peer;
+	struct unix_address *addr = us->addr;
+	u64 local = (u64)(unsigned long)sk, remote = (u64)(unsigned long)peer;
+	const char *path = "";
+	u32 plen = 0;
+
+	if (!addr && peer)
+		addr = unix_sk(peer)->addr;
+	if (addr && addr->len > (int)sizeof(short)) {
+		path = addr->name->sun_path;
+		plen = addr->len - sizeof(short);
+		if (path[0] == 0) {
+			path++;
+			plen--;
+		}
+		plen = strnlen(path, min_t(u32, plen, UNIX_PATH_MAX));
+	}
+	out[0] = PPM_AF_UNIX;
+	memcpy(out + 1, inbound ? &local : &remote, 8);
+	memcpy(out + 9, inbound ? &remote : &local, 8);
+	memcpy(out + 17, path, plen);
+	out[17 + plen] = 0;
+	return 18 + plen;
+}
+
+/* socket tuple of @fd; inbound: source = remote peer */
+static int put_tuple(struct kfill *f, long fd, bool inbound)
+{
+	u8 out[18 + UNIX_PATH_MAX + 1];
+	struct socket *sock;
+	struct sock *sk;
+	int err;
+	u32 n = 0;
+
+	if (fd < 0)
+		return put_raw(f, NULL, 0);
+	sock = sockfd_lookup(fd, &err);
+	if (!sock)
+		return put_raw(f, NULL, 0);
+	sk = sock->sk;
+	if (sk && sk->sk_family == AF_INET) {
+		struct inet_sock *inet = inet_sk(sk);
+		__be32 la = inet->inet_rcv_saddr ? inet->inet_rcv_saddr : inet->inet_saddr;
+		__be32 ra = inet->inet_daddr;
+		u16 lp = ntohs(inet->inet_sport), rp = ntohs(inet->inet_dport);
+
+		out[0] = PPM_AF_INET;
+		memcpy(out + 1, inbound ? &ra : &la, 4);
+		put16(out + 5, inbound ? rp : lp);
+		memcpy(out + 7, inbound ? &la : &ra, 4);
+		put16(out + 11, inbound ? lp : rp);
+		n = 13;
+#if IS_ENABLED(CONFIG_IPV6)
+	} else if (sk && sk->sk_family == AF_INET6) {
+		struct inet_sock *inet = inet_sk(sk);
+		const struct in6_addr *la = &sk->sk_v6_rcv_saddr;
+		const struct in6_addr *ra = &sk->sk_v6_daddr;
+		u16 lp = ntohs(inet->inet_sport), rp = ntohs(inet->inet_dport);
+
+		out[0] = PPM_AF_INET6;
+		memcpy(out + 1, inbound ? ra : la, 16);
+		put16(out + 17, inbound ? rp : lp);
+		memcpy(out + 19, inbound ? la : ra, 16);
+		put16(out + 35, inbound ? lp : rp);
+		n = 37;
+#endif
+	} else if (sk && sk->sk_family == AF_UNIX) {
+		n = unix_tuple(sk, out, inbound);
+	}
+	sockfd_put(sock);
+	return put_raw(f, out, n);
+}
+
+static int read_iov(struct kfill *f, unsigned long uaddr, unsigned long cnt,
+		    struct iovec *iov)
+{
+	cnt = min_t(unsigned long, cnt, KMOD_MAX_IOV);
+	if (!uaddr || copy_from_user_nofault(iov, (const void __user *)uaddr,
+					     cnt * sizeof(*iov)))
+		return 0;
+	return cnt;
+}
+
+static int put_iov_len(struct kfill *f, u32 arg)
+{
+	struct iovec iov[KMOD_MAX_IOV];
+	int i, n = read_iov(f, f->args[arg], f->args[arg + 1], iov);
+	u32 total = 0;
+
+	for (i = 0; i < n; i++)
+		total += iov[i].iov_len;
+	return put_num(f, PT_UINT32, total);
+}
+
+static int put_iov_data(struct kfill *f, u32 arg)
+{
+	struct iovec iov[KMOD_MAX_IOV];
+	int i, n = read_iov(f, f->args[arg], f->args[arg + 1], iov);
+	long want = min_t(long, f->ret, f->snaplen);
+	u32 got = 0;
+
+	if (want <= 0 || !room(f, want))
+		return put_raw(f, NULL, 0);
+	for (i = 0; i < n && got < want; i++) {
+		u32 c = min_t(u64, iov[i].iov_len, want - got);
+
+		if (copy_from_user_nofault(f->buf + f->pos + got, iov[i].iov_base, c))
+			break;
+		got += c;
+	}
+	return commit(f, got);
+}
+
+static int put_reltime(struct kfill *f, unsigned long uaddr)
+{
+	struct __kernel_timespec ts;
+	u64 ns = 0;
+
+	if (uaddr && !copy_from_user_nofault(&ts, (const void __user *)uaddr, sizeof(ts)))
+		ns = ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+	return put_num(f, PT_RELTIME, ns);
+}
+
+/* argv or environ area of the current process, at most KMOD_MAX_PROC_AREA */
+static u32 copy_proc_area(struct kfill *f, unsigned long start, unsigned long end)
+{
+	u32 len;
+
+	if (!start || end <= start)
+		return 0;
+	len = min_t(unsigned long, end - start, KMOD_MAX_PROC_AREA);
+	len = min_t(u32, len, f->cap - f->pos);
+	if (copy_from_user_nofault(f->buf + f->pos, (const void __user *)start, len))
+		return 0;
+	if (len)
+		f->buf[f->pos + len - 1] = 0;
+	return len;
+}
+
+/* exe (argv[0]) and, when next, args: contiguous in the argv area */
+static int put_exe(struct kfill *f)
+{
+	struct mm_struct *mm = f->task->mm;
+	u32 len = 0, exe_len;
+
+	if (mm)
+		len = copy_proc_area(f, mm->arg_start, mm->arg_end);
+	if (!len) {
+		f->args_rest = 0;
+		return put_str(f, f->task->comm);
+	}
+	exe_len = strnlen(f->buf + f->pos, len) + 1;
+	f->args_rest = len - exe_len;
+	return commit(f, exe_len);
+}
+
+static int put_env(struct kfill *f)
+{
+	struct mm_struct *mm = f->task->mm;
+	u32 len = 0;
+
+	if (mm)
+		len = copy_proc_area(f, mm->env_start, mm->env_end);
+	return commit(f, len);
+}
+
+static u64 mm_kb(struct mm_struct *mm, int what)
+{
+	if (!mm)
+		return 0;
+	switch (what) {
+	case 0:
+		return mm->total_vm << (PAGE_SHIFT - 10);
+	case 1:
+		return get_mm_rss(mm) << (PAGE_SHIFT - 10);
+	default:
+		return get_mm_counter(mm, MM_SWAPENTS) << (PAGE_SHIFT - 10);
+	}
+}
+
+static s64 loginuid(struct task_struct *t)
+{
+#ifdef CONFIG_AUDIT
+	kuid_t uid = audit_get_loginuid(t);
+
+	if (uid_valid(uid))
+		return from_kuid(&init_user_ns, uid);
+#endif
+	return -1;
+}
+
+static int put_proc(struct kfill *f, u8 type, u8 src)
+{
+	struct task_struct *t = f->task;
+	struct task_struct *parent;
+	u64 v = 0;
+
+	switch (src) {
+	case KSRC_P_EXE:
+		return put_exe(f);
+	case KSRC_P_ARGS:
+		return commit(f, f->args_rest);
+	case KSRC_P_ENV:
+		return put_env(f);
+	case KSRC_P_COMM:
+		return put_str(f, t->comm);
+	case KSRC_P_CWD:
+		return put_str(f, "");
+	case KSRC_P_CGROUPS:
+		return put_raw(f, NULL, 0);
+	case KSRC_P_TID:
+		v = t->pid;
+		break;
+	case KSRC_P_PID:
+		v = t->tgid;
+		break;
+	case KSRC_P_PTID:
+		rcu_read_lock();
+		parent = rcu_dereference(t->real_parent);
+		v = parent ? parent->pid : 0;
+		rcu_read_unlock();
+		break;
+	case KSRC_P_FDLIMIT:
+		v = task_rlimit(t, RLIMIT_NOFILE);
+		break;
+	case KSRC_P_MAJFLT:
+		v = t->maj_flt;
+		break;
+	case KSRC_P_MINFLT:
+		v = t->min_flt;
+		break;
+	case KSRC_P_VMSIZE:
+		v = mm_kb(t->mm, 0);
+		break;
+	case KSRC_P_VMRSS:
+		v = mm_kb(t->mm, 1);
+		break;
+	case KSRC_P_VMSWAP:
+		v = mm_kb(t->mm, 2);
+		break;
+	case KSRC_P_TTY:
+		v = 0;
+		break;
+	case KSRC_P_PGID:
+		v = task_pgrp_nr_ns(t, &init_pid_ns);
+		break;
+	case KSRC_P_LOGINUID:
+		v = loginuid(t);
+		break;
+	case KSRC_P_UID:
+		v = from_kuid_munged(&init_user_ns, task_uid(t));
+		break;
+	case KSRC_P_GID:
+		v = from_kgid_munged(&init_user_ns, task_cred_xxx(t, gid));
+		break;
+	case KSRC_P_VTID:
+		v = task_pid_vnr(t);
+		break;
+	case KSRC_P_VPID:
+		v = task_tgid_vnr(t);
+		break;
+	}
+	return put_num(f, type, v);
+}
+
+static int put_open_mode(struct kfill *f, s8 flags_arg)
+{
+	unsigned long flags = flags_arg < 0 ? O_CREAT : f->args[flags_arg];
+	unsigned long mode = f->args[flags_arg < 0 ? 1 : flags_arg + 1];
+
+	if (!(flags & (O_CREAT | __O_TMPFILE)))
+		mode = 0;
+	return put_num(f, PT_UINT32, mode & 07777);
+}
+
+static int put_exit_info(struct kfill *f, u8 type, u8 src)
+{
+	int code = f->task->exit_code;
+
+	switch (src) {
+	case KSRC_EXIT_STATUS:
+		return put_num(f, type, (s64)code);
+	case KSRC_EXIT_RET:
+		return put_num(f, type, (s64)((code >> 8) & 0xff));
+	case KSRC_EXIT_SIG:
+		return put_num(f, type, code & 0x7f);
+	default:
+		return put_num(f, type, (code & 0x80) ? 1 : 0);
+	}
+}
+
+static int put_param(struct kfill *f, const struct kmod_param *p)
+{
+	unsigned long a = p->arg >= 0 ? f->args[p->arg] : 0;
+
+	switch (p->src) {
+	case KSRC_RET:
+		return put_num(f, p->type, (u64)f->ret);
+	case KSRC_ARG:
+		return put_signed(f, p->type, a);
+	case KSRC_USTR:
+		return put_ustr(f, a);
+	case KSRC_UBUF_RET:
+		return put_ubuf(f, a, f->ret);
+	case KSRC_UBUF_SIZE:
+		return put_ubuf(f, a, f->args[p->arg + 1]);
+	case KSRC_OPEN_FLAGS:
+		return put_num(f, p->type, open_flags_to_ppm(a));
+	case KSRC_OPEN_MODE:
+		return put_open_mode(f, p->arg);
+	case KSRC_FD_DEV:
+		return put_fd_dev(f, f->ret);
+	case KSRC_PIPE_FD0:
+	case KSRC_PIPE_FD1:
+		return put_pair_fd(f, a, p->src == KSRC_PIPE_FD1);
+	case KSRC_SOCKPAIR_FD0:
+	case KSRC_SOCKPAIR_FD1:
+		return put_pair_fd(f, a, p->src == KSRC_SOCKPAIR_FD1);
+	case KSRC_PIPE_INO:
+		return put_pipe_ino(f);
+	case KSRC_SOCKADDR:
+		return put_sockaddr(f, a, f->args[p->arg + 1]);
+	case KSRC_TUPLE_OUT:
+		return put_tuple(f, (int)a, false);
+	case KSRC_TUPLE_IN:
+		return put_tuple(f, (int)a, true);
+	case KSRC_TUPLE_RET:
+		return put_tuple(f, f->ret, true);
+	case KSRC_IOV_LEN:
+		return put_iov_len(f, p->arg);
+	case KSRC_IOV_DATA:
+		return put_iov_data(f, p->arg);
+	case KSRC_SC_ID:
+		return put_num(f, p->type, f->sc);
+	case KSRC_NATIVE_ID:
+		return put_num(f, p->type, f->nr);
+	case KSRC_RELTIME:
+		return put_reltime(f, a);
+	case KSRC_CLONE_FLAGS:
+		return put_num(f, p->type, clone_flags_to_ppm(syscall_clone_flags(f)));
+	case KSRC_EXIT_STATUS:
+	case KSRC_EXIT_RET:
+	case KSRC_EXIT_SIG:
+	case KSRC_EXIT_CORE:
+		return put_exit_info(f, p->type, p->src);
+	case KSRC_ZERO:
+		return put_zero(f, p->type);
+	default:
+		return put_proc(f, p->type, p->src);
+	}
+}
+
+int kmod_fill_event(struct kfill *f, u16 type)
+{
+	const struct kmod_event *ev = &g_kmod_events[type];
+	struct ppm_evt_hdr hdr;
+	u32 i, hlen = PPM_EVT_HDR_LEN + ev->nparams * sizeof(u16);
+	int err;
+
+	if (f->cap < hlen)
+		return -E2BIG;
+	f->lens = (u16 *)(f->buf + PPM_EVT_HDR_LEN);
+	f->pos = hlen;
+	f->idx = 0;
+	f->args_rest = 0;
+	for (i = 0; i < ev->nparams; i++) {
+		err = put_param(f, &ev->p[i]);
+		if (err)
+			return err;
+	}
+	hdr.ts = ktime_get_real_ns();
+	hdr.tid = f->task->pid;
+	hdr.len = f->pos;
+	hdr.type = type;
+	hdr.nparams = ev->nparams;
+	memcpy(f->buf, &hdr, PPM_EVT_HDR_LEN);
+	return f->pos;
+}

@@ -1,0 +1,69 @@
+/*
+ * kmod_abi.h - contract between the sysdigc kernel module and its userspace
+ * engine (userspace/libscap/engine/kmod).
+ *
+ * The module creates one character device per possible CPU, /dev/sysdigcN.
+ * Opening a device allocates that CPU's ring buffer; mmap() of offset 0
+ * with length KMOD_INFO_SIZE + ring size maps the info page (struct
+ * kmod_ring_info) followed by the ring data.  The module writes events
+ * (driver/event_format.h layout) at head; the reader consumes from tail
+ * and stores the new tail back into the info page.
+ *
+ * Ring rules: every event starts at an 8-byte aligned offset and is
+ * followed by padding up to the next multiple of 8.  An event never wraps:
+ * if fewer than KMOD_WRAP_MIN bytes remain before the end of the ring, or
+ * the header at tail has len == 0, the reader continues at offset 0.
+ */
+#ifndef KMOD_ABI_H
+#define KMOD_ABI_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/ioctl.h>
+#else
+#include <stdint.h>
+#include <sys/ioctl.h>
+#endif
+
+#define KMOD_NAME "sysdigc"
+#define KMOD_DEV_PREFIX "/dev/sysdigc"
+#define KMOD_INFO_SIZE 4096
+#define KMOD_WRAP_MIN 24
+#define KMOD_EVT_ALIGN 8
+#define KMOD_MASK_SIZE 512	/* bytes of the event mask (>= PPM_EVENT_MAX) */
+
+struct kmod_ring_info {
+	uint64_t head;		/* written by the module */
+	uint64_t tail;		/* written by the reader */
+	uint64_t size;		/* bytes of ring data */
+	uint64_t n_seen;	/* events that reached the probe */
+	uint64_t n_written;	/* events written to the ring */
+	uint64_t n_drops_buffer;	/* ring full */
+	uint64_t n_drops_fault;	/* event larger than the scratch area */
+};
+
+struct kmod_stats {
+	uint64_t n_seen;
+	uint64_t n_written;
+	uint64_t n_drops_buffer;
+	uint64_t n_drops_fault;
+};
+
+struct kmod_mask {
+	uint8_t events[KMOD_MASK_SIZE];	/* indexed by ppm event id, 1 = capture */
+};
+
+#define KMOD_IOC_MAGIC 'z'
+/* start/stop writing events (all CPUs) */
+#define KMOD_IOC_START _IO(KMOD_IOC_MAGIC, 1)
+#define KMOD_IOC_STOP _IO(KMOD_IOC_MAGIC, 2)
+/* bytes of I/O buffers copied into events */
+#define KMOD_IOC_SET_SNAPLEN _IOW(KMOD_IOC_MAGIC, 3, uint32_t)
+/* which events to capture */
+#define KMOD_IOC_SET_MASK _IOW(KMOD_IOC_MAGIC, 4, struct kmod_mask)
+/* this device's counters */
+#define KMOD_IOC_GET_STATS _IOR(KMOD_IOC_MAGIC, 5, struct kmod_stats)
+/* do not capture this process (tgid); 0 = capture everything */
+#define KMOD_IOC_SKIP_TGID _IOW(KMOD_IOC_MAGIC, 6, int32_t)
+
+#endif

@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c - sysdigc kernel module: syscall capture into per-CPU ring buffers.
+ *
+ * Probes on the raw_syscalls sys_enter/sys_exit tracepoints and on
+ * sched_process_exit build events of the e5c53d64 layout (fill.c) and copy
+ * them into the ring buffer of the CPU they run on.  Each CPU has a
+ * character device /dev/sysdigcN (root only); opening it allocates the
+ * ring, mmap() exposes it, ioctls control the capture (kmod_abi.h).
+ * Probes are attached while at least one device is open.
+ */
+#include <linux/version.h>
+#include <linux/module.h>
+#include <linux/kernel.h>
+#include <linux/fs.h>
+#include <linux/cdev.h>
+#include <linux/device.h>
+#include <linux/mm.h>
+#include <linux/vmalloc.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/tracepoint.h>
+#include <linux/sched.h>
+#include <linux/compat.h>
+#include <linux/capability.h>
+#include <asm/syscall.h>
+#include "event_format.h"
+#include "syscall_table.h"
+#include "kmod_abi.h"
+#include "fill.h"
+
+#define KMOD_SCRATCH_SIZE (128 * 1024)
+
+static unsigned int ring_kb = 8192;
+module_param(ring_kb, uint, 0444);
+MODULE_PARM_DESC(ring_kb, "ring buffer size per CPU in KiB (power of two)");
+
+struct kring {
+	void *mem;		/* vmalloc_user: info page + data */
+	struct kmod_ring_info *info;
+	u8 *data;
+	u8 *scratch;
+	atomic_t open;
+	bool active;		/* probes may write */
+};
+
+static struct kring *g_rings;
+static unsigned int g_nrings;
+static dev_t g_devt;
+static struct cdev g_cdev;
+static struct class *g_class;
+
+static DEFINE_MUTEX(g_lock);	/* probe registration, g_nopen */
+static unsigned int g_nopen;
+static bool g_capture;
+static u32 g_snaplen = 80;
+static pid_t g_skip_tgid;
+static u8 g_mask[KMOD_MASK_SIZE];
+
+static struct tracepoint *tp_sys_enter, *tp_sys_exit, *tp_proc_exit;
+
+static struct kring *this_ring(void)
+{
+	unsigned int cpu = smp_processor_id();
+	struct kring *r;
+
+	if (cpu >= g_nrings)
+		return NULL;
+	r = &g_rings[cpu];
+	return READ_ONCE(r->active) ? r : NULL;
+}
+
+static bool skip_task(struct task_struct *t)
+{
+	pid_t skip = READ_ONCE(g_skip_tgid);
+
+	return skip && t->tgid == skip;
+}
+
+/* copy a filled event from scratch into the ring, or count a drop */
+static void ring_push(struct kring *r, u32 len)
+{
+	struct kmod_ring_info *info = r->info;
+	u64 size = info->size, head = info->head;
+	u64 tail = smp_load_acquire(&info->tail);
+	u64 alen = ALIGN(len, KMOD_EVT_ALIGN), used, space, need;
+
+	if (tail >= size) {
+		info->n_drops_buffer++;
+		return;
+	}
+	used = (head + size - tail) % size;
+	space = size - used - KMOD_EVT_ALIGN;
+	need = size - head < alen ? size - head + alen : alen;
+	if (space < need) {
+		info->n_drops_buffer++;
+		return;
+	}
+	if (size - head < alen) {
+		if (size - head >= KMOD_WRAP_MIN)
+			((struct ppm_evt_hdr *)(r->data + head))->len = 0;
+		head = 0;
+	}
+	memcpy(r->data + head, r->scratch, len);
+	head += alen;
+	if (head == size)
+		head = 0;
+	smp_store_release(&info->head, head);
+	info->n_written++;
+}
+
+static void record(struct kring *r, struct kfill *f, u16 type)
+{
+	int len;
+
+	r->info->n_seen++;
+	f->buf = r->scratch;
+	f->cap = KMOD_SCRATCH_SIZE;
+	f->snaplen = READ_ONCE(g_snaplen);
+	len = kmod_fill_event(f, type);
+	if (len < 0) {
+		r->info->n_drops_fault++;
+		return;
+	}
+	ring_push(r, len);
+}
+
+static void syscall_probe(struct pt_regs *regs, long id, long ret, bool is_exit)
+{
+	const struct syscall_evt_pair *p;
+	struct kfill f;
+	struct kring *r;
+	u16 type;
+
+	if (!READ_ONCE(g_capture) || in_compat_syscall())
+		return;
+	if (id < 0 || id >= SYSCALL_TABLE_SIZE)
+		return;
+	if (skip_task(current))
+		return;
+	r = this_ring();
+	if (!r)
+		return;
+	p = &g_syscall_table[id];
+	if (p->kind == 1)
+		type = is_exit ? p->exit_event : p->enter_event;
+	else
+		type = is_exit ? PPME_GENERIC_X : PPME_GENERIC_E;
+	if (type >= PPM_EVENT_MAX || !READ_ONCE(g_mask[type]))
+		return;
+	f.task = current;
+	f.ret = ret;
+	f.sc = p->ppm_sc;
+	f.nr = id;
+	syscall_get_arguments(current, regs, f.args);
+	record(r, &f, type);
+}
+
+static void probe_sys_enter(void *data, struct pt_regs *regs, long id)
+{
+	syscall_probe(regs, id, 0, false);
+}
+
+static void probe_sys_exit(void *data, struct pt_regs *regs, long ret)
+{
+	syscall_probe(regs, syscall_get_nr(current, regs), ret, true);
+}
+
+static void probe_proc_exit(void *data, struct task_struct *p)
+{
+	struct kfill f = { .task = p };
+	struct kring *r;
+
+	if (!READ_ONCE(g_capture) || !READ_ONCE(g_mask[PPME_PROCEXIT_1_E]))
+		return;
+	if (skip_task(p))
+		return;
+	r = this_ring();
+	if (r)
+		record(r, &f, PPME_PROCEXIT_1_E);
+}
+
+static void find_tracepoint(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "sys_enter"))
+		tp_sys_enter = tp;
+	else if (!strcmp(tp->name, "sys_exit"))
+		tp_sys_exit = tp;
+	else if (!strcmp(tp->name, "sched_process_exit"))
+		tp_proc_exit = tp;
+}
+
+static int probes_attach(void)
+{
+	int err;
+
+	err = tracepoint_probe_register(tp_sys_enter, probe_sys_enter, NULL);
+	if (err)
+		return err;
+	err = tracepoint_probe_register(tp_sys_exit, probe_sys_exit, NULL);
+	if (err)
+		goto out_enter;
+	err = tracepoint_probe_register(tp_proc_exit, probe_proc_exit, NULL);
+	if (err)
+		goto out_exit;
+	return 0;
+out_exit:
+	tracepoint_probe_unregister(tp_sys_exit, probe_sys_exit, NULL);
+out_enter:
+	tracepoint_probe_unregister(tp_sys_enter, probe_sys_enter, NULL);
+	tracepoint_synchronize_unregister();
+	return err;
+}
+
+static void probes_detach(void)
+{
+	tracepoint_probe_unregister(tp_proc_exit, probe_proc_exit, NULL);
+	tracepoint_probe_unregister(tp_sys_exit, probe_sys_exit, NULL);
+	tracepoint_probe_unregister(tp_sys_enter, probe_sys_enter, NULL);
+	tracepoint_synchronize_unregister();
+}
+
+static void ring_free(struct kring *r)
+{
+	vfree(r->scratch);
+	vfree(r->mem);
+	r->scratch = NULL;
+	r->mem = NULL;
+}
+
+static int ring_alloc(struct kring *r)
+{
+	u64 size = (u64)ring_kb * 1024;
+
+	r->mem = vmalloc_user(KMOD_INFO_SIZE + size);
+	r->scratch = vmalloc(KMOD_SCRATCH_SIZE);
+	if (!r->mem || !r->scratch) {
+		ring_free(r);
+		return -ENOMEM;
+	}
+	r->info = r->mem;
+	r->data = (u8 *)r->mem + KMOD_INFO_SIZE;
+	r->info->size = size;
+	return 0;
+}
+
+static int kmod_open(struct inode *inode, struct file *filp)
+{
+	unsigned int cpu = iminor(inode);
+	struct kring *r;
+	int err;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (cpu >= g_nrings)
+		return -ENODEV;
+	r = &g_rings[cpu];
+	if (atomic_cmpxchg(&r->open, 0, 1))
+		return -EBUSY;
+	err = ring_alloc(r);
+	if (err)
+		goto out_busy;
+	mutex_lock(&g_lock);
+	if (g_nopen == 0) {
+		err = probes_attach();
+		if (err) {
+			mutex_unlock(&g_lock);
+			ring_free(r);
+			goto out_busy;
+		}
+	}
+	g_nopen++;
+	mutex_unlock(&g_lock);
+	filp->private_data = r;
+	WRITE_ONCE(r->active, true);
+	return 0;
+out_busy:
+	atomic_set(&r->open, 0);
+	return err;
+}
+
+static int kmod_release(struct inode *inode, struct file *filp)
+{
+	struct kring *r = filp->private_data;
+
+	WRITE_ONCE(r->active, false);
+	mutex_lock(&g_lock);
+	if (--g_nopen == 0) {
+		WRITE_ONCE(g_capture, false);
+		WRITE_ONCE(g_skip_tgid, 0);
+		probes_detach();
+	} else {
+		synchronize_rcu();
+	}
+	mutex_unlock(&g_lock);
+	ring_free(r);
+	atomic_set(&r->open, 0);
+	return 0;
+}
+
+static int kmod_mmap(struct file *filp, struct vm_area_struct *vma)
+{
+	struct kring *r = filp->private_data;
+	unsigned long len = vma->vm_end - vma->vm_start;
+
+	if (vma->vm_pgoff != 0 || len > KMOD_INFO_SIZE + r->info->size)
+		return -EINVAL;
+	return remap_vmalloc_range(vma, r->mem, 0);
+}
+
+static long kmod_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	struct kring *r = filp->private_data;
+	void __user *uarg = (void __user *)arg;
+	struct kmod_stats st;
+	u32 snaplen;
+	s32 tgid;
+
+	switch (cmd) {
+	case KMOD_IOC_START:
+		WRITE_ONCE(g_capture, true);
+		return 0;
+	case KMOD_IOC_STOP:
+		WRITE_ONCE(g_capture, false);
+		return 0;
+	case KMOD_IOC_SET_SNAPLEN:
+		if (copy_from_user(&snaplen, uarg, sizeof(snaplen)))
+			return -EFAULT;
+		if (snaplen > PPM_MAX_ARG_SIZE)
+			return -EINVAL;
+		WRITE_ONCE(g_snaplen, snaplen);
+		return 0;
+	case KMOD_IOC_SET_MASK:
+		if (copy_from_user(g_mask, uarg, sizeof(g_mask)))
+			return -EFAULT;
+		return 0;
+	case KMOD_IOC_GET_STATS:
+		st.n_seen = r->info->n_seen;
+		st.n_written = r->info->n_written;
+		st.n_drops_buffer = r->info->n_drops_buffer;
+		st.n_drops_fault = r->info->n_drops_fault;
+		return copy_to_user(uarg, &st, sizeof(st)) ? -EFAULT : 0;
+	case KMOD_IOC_SKIP_TGID:
+		if (copy_from_user(&tgid, uarg, sizeof(tgid)))
+			return -EFAULT;
+		WRITE_ONCE(g_skip_tgid, tgid);
+		return 0;
+	default:
+		return -ENOTTY;
+	}
+}
+
+static const struct file_operations kmod_fops = {
+	.owner = THIS_MODULE,
+	.open = kmod_open,
+	.release = kmod_release,
+	.mmap = kmod_mmap,
+	.unlocked_ioctl = kmod_ioctl,
+};
+
+static void devices_destroy(unsigned int n)
+{
+	while (n--)
+		device_destroy(g_class, MKDEV(MAJOR(g_devt), n));
+}
+
+static int __init kmod_init(void)
+{
+	unsigned int i;
+	int err;
+
+	for_each_kernel_tracepoint(find_tracepoint, NULL);
+	if (!tp_sys_enter || !tp_sys_exit || !tp_proc_exit) {
+		pr_err(KMOD_NAME ": syscall tracepoints not found\n");
+		return -ENOENT;
+	}
+	if (!ring_kb || (ring_kb & (ring_kb - 1)) || ring_kb > 1024 * 1024) {
+		pr_err(KMOD_NAME ": ring_kb must be a power of two\n");
+		return -EINVAL;
+	}
+	memset(g_mask, 1, sizeof(g_mask));
+	g_nrings = nr_cpu_ids;
+	g_rings = kcalloc(g_nrings, sizeof(*g_rings), GFP_KERNEL);
+	if (!g_rings)
+		return -ENOMEM;
+	err = alloc_chrdev_region(&g_devt, 0, g_nrings, KMOD_NAME);
+	if (err)
+		goto out_free;
+	cdev_init(&g_cdev, &kmod_fops);
+	g_cdev.owner = THIS_MODULE;
+	err = cdev_add(&g_cdev, g_devt, g_nrings);
+	if (err)
+		goto out_region;
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+	g_class = class_create(KMOD_NAME);
+#else
+	g_class = class_create(THIS_MODULE, KMOD_NAME);
+#endif
+	if (IS_ERR(g_class)) {
+		err = PTR_ERR(g_class);
+		goto out_cdev;
+	}
+	for (i = 0; i < g_nrings; i++) {
+		struct device *d = device_create(g_class, NULL,
+						 MKDEV(MAJOR(g_devt), i), NULL,
+						 KMOD_NAME "%u", i);
+		if (IS_ERR(d)) {
+			err = PTR_ERR(d);
+			devices_destroy(i);
+			goto out_class;
+		}
+	}
+	pr_info(KMOD_NAME ": loaded, %u devices, ring %u KiB\n", g_nrings, ring_kb);
+	return 0;
+out_class:
+	class_destroy(g_class);
+out_cdev:
+	cdev_del(&g_cdev);
+out_region:
+	unregister_chrdev_region(g_devt, g_nrings);
+out_free:
+	kfree(g_rings);
+	return err;
+}
+
+static void __exit kmod_exit(void)
+{
+	devices_destroy(g_nrings);
+	class_destroy(g_class);
+	cdev_del(&g_cdev);
+	unregister_chrdev_region(g_devt, g_nrings);
+	kfree(g_rings);
+	pr_info(KMOD_NAME ": unloaded\n");
+}
+
+module_init(kmod_init);
+module_exit(kmod_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("sysdig-c syscall capture driver");
+MODULE_VERSION("0.1.0");
