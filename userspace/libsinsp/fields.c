@@ -1,0 +1,1569 @@
+/*
+ * fields.c - field parsing and extraction (fields.h) for syscall captures:
+ * evt.*, proc.*, thread.*, fd.*, fdlist.*, user.*, group.*, syslog.*,
+ * container.*.  The catalogue lives in fields_catalogue.c; rendering of
+ * event parameters in render.c.  Extraction never allocates: strings point
+ * into the event, the state, v->buf or a few reused scratch buffers.
+ *
+ * Value conventions of struct field_value: integers (all INT/UINT, BOOL,
+ * PORT, RELTIME, ABSTIME) are in both i and u; DOUBLE in d; strings and
+ * byte buffers in str/len; IPv4/IPv6 addresses in ip (u also holds an IPv4
+ * address as a network-order uint32).
+ */
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <inttypes.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "fields_internal.h"
+#include "format.h"
+#include "render.h"
+
+#define NS_PER_S ((uint64_t)1000000000)
+
+/* ------------------------------------------------------------ parsing */
+
+static int is_ident(int c)
+{
+	return isalnum(c) || c == '_';
+}
+
+/* parameter name lookup over all events: 1 if some event has it */
+static int param_name_known(const char *name, size_t len)
+{
+	for (int t = 0; t < PPM_EVENT_MAX; t++) {
+		const struct ppm_event_info *ei = &g_event_info[t];
+
+		for (uint32_t j = 0; j < ei->nparams; j++)
+			if (ei->params[j].name && strlen(ei->params[j].name) == len &&
+			    memcmp(ei->params[j].name, name, len) == 0)
+				return 1;
+	}
+	return 0;
+}
+
+/* the first parameter definition with that name (evt.rawarg type) */
+static const struct ppm_param_info *param_def_by_name(const char *name)
+{
+	for (int t = 0; t < PPM_EVENT_MAX; t++) {
+		const struct ppm_event_info *ei = &g_event_info[t];
+
+		for (uint32_t j = 0; j < ei->nparams; j++)
+			if (ei->params[j].name && strcmp(ei->params[j].name, name) == 0)
+				return &ei->params[j];
+	}
+	return NULL;
+}
+
+/* ".NAME" argument: longest known parameter name */
+static int parse_param_name(const char *t, struct field_ref *out, char *err, size_t errlen)
+{
+	size_t n = 0;
+
+	if (t[0] != '.')
+		return -1;
+	while (is_ident((unsigned char)t[1 + n]))
+		n++;
+	for (size_t k = n; k > 0; k--) {
+		if (param_name_known(t + 1, k) && k < sizeof(out->arg_name)) {
+			memcpy(out->arg_name, t + 1, k);
+			out->arg_name[k] = 0;
+			return (int)(1 + k);
+		}
+	}
+	snprintf(err, errlen, "unknown event argument %.*s", (int)n, t + 1);
+	return -2;
+}
+
+/* "[N]" argument */
+static int parse_index(const char *t, struct field_ref *out)
+{
+	char *end;
+	long long v;
+
+	if (t[0] != '[')
+		return -1;
+	v = strtoll(t + 1, &end, 10);
+	if (end == t + 1 || *end != ']')
+		return -1;
+	out->arg_index = v;
+	out->has_arg = 1;
+	return (int)(end + 1 - t);
+}
+
+/* "[text]" argument kept as a string */
+static int parse_bracket_string(const char *t, struct field_ref *out)
+{
+	const char *e;
+
+	if (t[0] != '[' || !(e = strchr(t, ']')) || (size_t)(e - t - 1) >= sizeof(out->arg_name))
+		return -1;
+	memcpy(out->arg_name, t + 1, (size_t)(e - t - 1));
+	out->arg_name[e - t - 1] = 0;
+	out->has_arg = 1;
+	out->arg_index = strtoll(out->arg_name, NULL, 10);
+	return (int)(e + 1 - t);
+}
+
+/* ".word" argument (letters, digits, '_', '-', '.', '/') */
+static int parse_dot_word(const char *t, struct field_ref *out, int allow_dots)
+{
+	size_t n = 0;
+
+	if (t[0] != '.')
+		return -1;
+	while (is_ident((unsigned char)t[1 + n]) || t[1 + n] == '-' ||
+	       (allow_dots && (t[1 + n] == '.' || t[1 + n] == '/')))
+		n++;
+	if (n == 0 || n >= sizeof(out->arg_name))
+		return -1;
+	memcpy(out->arg_name, t + 1, n);
+	out->arg_name[n] = 0;
+	out->has_arg = 1;
+	return (int)(1 + n);
+}
+
+/* argument syntax per field; returns chars consumed (0 if none), <0 error */
+static int parse_arg(const char *t, struct field_ref *out, char *err, size_t errlen)
+{
+	int r;
+
+	switch (out->id) {
+	case F_EVT_ARG:
+		if (t[0] == '[') {
+			r = parse_index(t, out);
+			if (r < 0)
+				goto bad;
+			return r;
+		}
+		r = parse_param_name(t, out, err, errlen);
+		if (r == -2)
+			return -1;
+		if (r < 0)
+			goto bad;
+		out->has_arg = 1;
+		out->arg_index = -1;
+		return r;
+	case F_EVT_RAWARG: {
+		const struct ppm_param_info *pi;
+
+		r = parse_param_name(t, out, err, errlen);
+		if (r == -2)
+			return -1;
+		if (r < 0)
+			goto bad;
+		out->has_arg = 1;
+		out->arg_index = -1;
+		pi = param_def_by_name(out->arg_name);
+		if (pi)
+			out->type = pi->type == PT_DYN ? PT_UINT64 : pi->type;
+		return r;
+	}
+	case F_EVT_TYPE_IS:
+	case F_THREAD_CGROUP:
+		r = parse_dot_word(t, out, 0);
+		if (r < 0)
+			goto bad;
+		return r;
+	case F_EVT_ABSPATH:
+		if (strncmp(t, ".src", 4) == 0 || strncmp(t, ".dst", 4) == 0) {
+			memcpy(out->arg_name, t + 1, 3);
+			out->arg_name[3] = 0;
+			out->has_arg = 1;
+			return 4;
+		}
+		return 0;
+	case F_PROC_APID:
+	case F_PROC_ANAME:
+		if (t[0] != '[')
+			return 0;
+		r = parse_index(t, out);
+		if (r < 0)
+			goto bad;
+		return r;
+	case F_EVT_AROUND:
+		r = parse_index(t, out);
+		if (r < 0)
+			goto bad;
+		return r;
+	default:
+		break;
+	}
+	if (out->flags & FIELD_REQUIRES_ARG) {
+		if (t[0] == '[')
+			r = parse_bracket_string(t, out);
+		else
+			r = parse_dot_word(t, out, 1);
+		if (r < 0)
+			goto bad;
+		return r;
+	}
+	return 0;
+bad:
+	snprintf(err, errlen, "filter syntax error: %s", out->def ? out->def->name : t);
+	return -1;
+}
+
+int field_parse(const char *text, struct field_ref *out, char *err, size_t errlen)
+{
+	const struct field_def *best = NULL;
+	size_t bestlen = 0;
+	int r;
+
+	for (size_t k = 0; k < g_field_ndefs; k++) {
+		size_t n = strlen(g_field_defs[k].name);
+
+		if (n > bestlen && strncmp(text, g_field_defs[k].name, n) == 0) {
+			best = &g_field_defs[k];
+			bestlen = n;
+		}
+	}
+	if (!best)
+		return 0;
+	memset(out, 0, sizeof(*out));
+	out->def = best;
+	out->id = best->id;
+	out->type = best->type;
+	out->flags = best->flags & (FIELD_FILTER_ONLY | FIELD_PRINT_ONLY | FIELD_REQUIRES_ARG);
+	out->arg_index = -1;
+	r = parse_arg(text + bestlen, out, err, errlen);
+	if (r < 0) {
+		if (!err[0])
+			snprintf(err, errlen, "invalid field argument in %s", text);
+		return -1;
+	}
+	if ((out->flags & FIELD_REQUIRES_ARG) && !out->has_arg && r == 0) {
+		snprintf(err, errlen, "filter syntax error: %s", best->name);
+		return -1;
+	}
+	size_t total = bestlen + (size_t)r;
+
+	if (total >= sizeof(out->name))
+		total = sizeof(out->name) - 1;
+	memcpy(out->name, text, total);
+	out->name[total] = 0;
+	return (int)(bestlen + (size_t)r);
+}
+
+size_t field_catalogue(const struct field_info **out)
+{
+	static struct field_info *cat;
+
+	if (!cat) {
+		cat = calloc(g_field_ndefs, sizeof(*cat));
+		if (!cat)
+			return 0;
+		for (size_t k = 0; k < g_field_ndefs; k++) {
+			cat[k].cls = g_field_defs[k].cls;
+			cat[k].name = g_field_defs[k].name;
+			cat[k].type = g_field_defs[k].type;
+			cat[k].flags = g_field_defs[k].flags;
+			cat[k].description = g_field_defs[k].description;
+		}
+	}
+	*out = cat;
+	return g_field_ndefs;
+}
+
+/* --------------------------------------------------------- value setters */
+
+static int set_u(struct field_value *v, uint8_t type, uint64_t u)
+{
+	v->type = type;
+	v->u = u;
+	v->i = (int64_t)u;
+	return 1;
+}
+
+static int set_i(struct field_value *v, uint8_t type, int64_t i)
+{
+	v->type = type;
+	v->i = i;
+	v->u = (uint64_t)i;
+	return 1;
+}
+
+static int set_str(struct field_value *v, const char *s, size_t len)
+{
+	v->type = PT_CHARBUF;
+	v->str = s ? s : "";
+	v->len = s ? (uint32_t)len : 0;
+	return 1;
+}
+
+static int set_cstr(struct field_value *v, const char *s)
+{
+	return s ? set_str(v, s, strlen(s)) : 0;
+}
+
+/* copy into v->buf (truncated to its size) */
+static int set_buf(struct field_value *v, const char *s, size_t len)
+{
+	if (len >= sizeof(v->buf))
+		len = sizeof(v->buf) - 1;
+	memmove(v->buf, s, len);
+	v->buf[len] = 0;
+	return set_str(v, v->buf, len);
+}
+
+/* large strings (evt.info, proc.env...) go to a small ring of sbufs */
+static struct sbuf *scratch(void)
+{
+	static struct sbuf ring[8];
+	static unsigned next;
+	struct sbuf *b = &ring[next++ & 7];
+
+	sb_reset(b);
+	return b;
+}
+
+static int set_sbuf(struct field_value *v, struct sbuf *b)
+{
+	return set_str(v, b->p ? b->p : "", b->len);
+}
+
+/* ------------------------------------------------------------- times */
+
+static void put_2(char *d, unsigned v)
+{
+	d[0] = (char)('0' + v / 10 % 10);
+	d[1] = (char)('0' + v % 10);
+}
+
+static void put_9(char *d, uint64_t ns)
+{
+	for (int k = 8; k >= 0; k--) {
+		d[k] = (char)('0' + ns % 10);
+		ns /= 10;
+	}
+}
+
+/* local time of the seconds part, cached per second */
+static const struct tm *local_tm(uint64_t ts, char *zone, size_t zlen)
+{
+	static time_t last = (time_t)-1;
+	static struct tm tm;
+	static char z[8];
+	time_t sec = (time_t)(ts / NS_PER_S);
+
+	if (sec != last) {
+		localtime_r(&sec, &tm);
+		strftime(z, sizeof(z), "%z", &tm);
+		last = sec;
+	}
+	if (zone)
+		snprintf(zone, zlen, "%s", z);
+	return &tm;
+}
+
+/* "HH:MM:SS[.nnnnnnnnn]" */
+static size_t fmt_time(char *d, uint64_t ts, int with_ns)
+{
+	const struct tm *tm = local_tm(ts, NULL, 0);
+
+	put_2(d, (unsigned)tm->tm_hour);
+	d[2] = ':';
+	put_2(d + 3, (unsigned)tm->tm_min);
+	d[5] = ':';
+	put_2(d + 6, (unsigned)tm->tm_sec);
+	if (!with_ns)
+		return 8;
+	d[8] = '.';
+	put_9(d + 9, ts % NS_PER_S);
+	return 18;
+}
+
+/* "YYYY-MM-DD" + sep */
+static size_t fmt_date(char *d, uint64_t ts, char sep)
+{
+	const struct tm *tm = local_tm(ts, NULL, 0);
+	int y = tm->tm_year + 1900;
+
+	d[0] = (char)('0' + y / 1000 % 10);
+	d[1] = (char)('0' + y / 100 % 10);
+	put_2(d + 2, (unsigned)(y % 100));
+	d[4] = '-';
+	put_2(d + 5, (unsigned)tm->tm_mon + 1);
+	d[7] = '-';
+	put_2(d + 8, (unsigned)tm->tm_mday);
+	d[10] = sep;
+	return 11;
+}
+
+static int set_reltime_str(struct field_value *v, uint64_t delta)
+{
+	int n = snprintf(v->buf, sizeof(v->buf), "%" PRIu64 ".%09" PRIu64,
+			 delta / NS_PER_S, delta % NS_PER_S);
+
+	return set_str(v, v->buf, (size_t)n);
+}
+
+static uint64_t g_prev_output_ts;
+static int g_have_prev_output;
+
+static int extract_outputtime(struct sinsp *s, struct sinsp_evt *e, struct field_value *v)
+{
+	uint64_t ts = e->scap.ts;
+	int n;
+
+	if (g_render_opts.json)
+		return set_u(v, PT_ABSTIME, ts);
+	switch (g_render_opts.timemode) {
+	case 'a':
+		n = snprintf(v->buf, sizeof(v->buf), "%" PRIu64 ".%" PRIu64, ts / NS_PER_S,
+			     ts % NS_PER_S);
+		return set_str(v, v->buf, (size_t)n);
+	case 'r':
+		return set_reltime_str(v, ts - s->first_ts);
+	case 'd':
+		if (!ppm_event_is_enter(e->scap.type) && e->has_enter)
+			return set_reltime_str(v, ts - e->enter.ts);
+		return set_reltime_str(v, 0);
+	case 'D': {
+		uint64_t d = g_have_prev_output ? ts - g_prev_output_ts : 0;
+
+		g_prev_output_ts = ts;
+		g_have_prev_output = 1;
+		return set_reltime_str(v, d);
+	}
+	default:
+		return set_str(v, v->buf, fmt_time(v->buf, ts, 1));
+	}
+}
+
+/* ------------------------------------------------------------ events */
+
+/* index of the parameter named name in e, or -1 */
+static int evt_param_index(const struct sinsp_evt *e, const char *name)
+{
+	uint32_t n;
+
+	if (!e->info)
+		return -1;
+	n = e->scap.nparams < e->info->nparams ? e->scap.nparams : e->info->nparams;
+	for (uint32_t j = 0; j < n; j++)
+		if (strcmp(e->info->params[j].name, name) == 0)
+			return (int)j;
+	return -1;
+}
+
+static int64_t evt_param_i64(const struct sinsp_evt *e, int idx)
+{
+	uint8_t t = e->info->params[idx].type;
+	uint32_t size = 8;
+	uint64_t u;
+
+	switch (t) {
+	case PT_INT8: case PT_UINT8: case PT_FLAGS8: case PT_SIGTYPE: size = 1; break;
+	case PT_INT16: case PT_UINT16: case PT_FLAGS16: case PT_SYSCALLID: case PT_PORT: size = 2; break;
+	case PT_INT32: case PT_UINT32: case PT_FLAGS32: case PT_UID: case PT_GID: case PT_MODE:
+	case PT_SIGSET: case PT_BOOL: case PT_IPV4ADDR: size = 4; break;
+	default: break;
+	}
+	u = render_load_u(e->scap.pval[idx], e->scap.plen[idx], size);
+	switch (t) {
+	case PT_INT8: return (int8_t)u;
+	case PT_INT16: return (int16_t)u;
+	case PT_INT32: return (int32_t)u;
+	default: return (int64_t)u;
+	}
+}
+
+/* the return value param of an exit event: "res", or the created fd */
+static int evt_res_index(const struct sinsp_evt *e)
+{
+	int idx;
+
+	if (!e->info || ppm_event_is_enter(e->scap.type))
+		return -1;
+	idx = evt_param_index(e, "res");
+	if (idx >= 0)
+		return idx;
+	if ((e->info->flags & EF_CREATES_FD) && e->scap.nparams > 0 && e->info->nparams > 0 &&
+	    e->info->params[0].type == PT_FD)
+		return 0;
+	return -1;
+}
+
+static int is_io(const struct sinsp_evt *e, int rd, int wr)
+{
+	uint32_t c;
+
+	if (!e->info)
+		return 0;
+	c = e->info->category;
+	return (rd && c == EC_IO_READ) || (wr && c == EC_IO_WRITE);
+}
+
+static const char *category_name(const struct sinsp_evt *e)
+{
+	if (!e->info)
+		return "unknown";
+	switch (e->info->category) {
+	case EC_OTHER: return "other";
+	case EC_FILE: return "file";
+	case EC_NET: return "net";
+	case EC_IPC: return "IPC";
+	case EC_MEMORY: return "memory";
+	case EC_PROCESS: return "process";
+	case EC_SLEEP: return "sleep";
+	case EC_SYSTEM: return "system";
+	case EC_SIGNAL: return "signal";
+	case EC_USER: return "user";
+	case EC_TIME: return "time";
+	case EC_PROCESSING: return "processing";
+	case EC_IO_READ:
+	case EC_IO_WRITE:
+	case EC_IO_OTHER:
+		if (e->fdinfo) {
+			switch (e->fdinfo->type) {
+			case SCAP_FD_FILE: case SCAP_FD_FILE_V2: case SCAP_FD_DIRECTORY:
+				return "file";
+			case SCAP_FD_IPV4_SOCK: case SCAP_FD_IPV6_SOCK: case SCAP_FD_IPV4_SERVSOCK:
+			case SCAP_FD_IPV6_SERVSOCK: case SCAP_FD_UNIX_SOCK: case SCAP_FD_NETLINK:
+				return "net";
+			case SCAP_FD_FIFO: case SCAP_FD_EVENT: case SCAP_FD_SIGNALFD:
+			case SCAP_FD_INOTIFY:
+				return "IPC";
+			default:
+				break;
+			}
+		}
+		return "unknown";
+	case EC_WAIT: return "wait";
+	case EC_SCHEDULER: return "scheduler";
+	case EC_INTERNAL: return "internal";
+	default: return "unknown";
+	}
+}
+
+static int extract_evt_arg(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *f,
+			   struct field_value *v)
+{
+	int idx = f->arg_index >= 0 ? (int)f->arg_index : evt_param_index(e, f->arg_name);
+	struct sbuf *val, *res;
+
+	if (!e->info || idx < 0 || (uint32_t)idx >= e->scap.nparams || (uint32_t)idx >= e->info->nparams)
+		return 0;
+	val = scratch();
+	res = scratch();
+	render_param(s, e, (uint32_t)idx, g_render_opts.bufmode,
+		     g_render_opts.truncate && !g_render_opts.json, val, res);
+	return set_sbuf(v, res->len ? res : val);
+}
+
+static int extract_evt_rawarg(struct sinsp_evt *e, const struct field_ref *f, struct field_value *v)
+{
+	int idx = evt_param_index(e, f->arg_name);
+	const uint8_t *p;
+	uint32_t len;
+
+	if (idx < 0)
+		return 0;
+	p = e->scap.pval[idx];
+	len = e->scap.plen[idx];
+	switch (f->type) {
+	case PT_CHARBUF: case PT_FSPATH: case PT_FSRELPATH: {
+		const uint8_t *z = memchr(p, 0, len);
+
+		set_str(v, (const char *)p, z ? (size_t)(z - p) : len);
+		v->type = f->type;
+		return 1;
+	}
+	case PT_BYTEBUF: {	/* printed as a C string, up to the first NUL */
+		const uint8_t *z = memchr(p, 0, len);
+
+		return set_str(v, (const char *)p, z ? (size_t)(z - p) : len);
+	}
+	case PT_SOCKADDR: case PT_SOCKTUPLE: case PT_FDLIST:
+		v->type = f->type;
+		v->str = (const char *)p;
+		v->len = len;
+		return 1;
+	case PT_INT8: return set_i(v, f->type, (int8_t)render_load_u(p, len, 1));
+	case PT_INT16: return set_i(v, f->type, (int16_t)render_load_u(p, len, 2));
+	case PT_INT32: return set_i(v, f->type, (int32_t)render_load_u(p, len, 4));
+	case PT_INT64: case PT_ERRNO: case PT_FD: case PT_PID:
+		return set_i(v, f->type, (int64_t)render_load_u(p, len, 8));
+	case PT_UINT8: case PT_FLAGS8: case PT_SIGTYPE: case PT_L4PROTO: case PT_SOCKFAMILY:
+		return set_u(v, f->type, render_load_u(p, len, 1));
+	case PT_UINT16: case PT_FLAGS16: case PT_SYSCALLID: case PT_PORT:
+		return set_u(v, f->type, render_load_u(p, len, 2));
+	case PT_UINT32: case PT_FLAGS32: case PT_UID: case PT_GID: case PT_MODE: case PT_SIGSET:
+	case PT_BOOL:
+		return set_u(v, f->type, render_load_u(p, len, 4));
+	default:
+		return set_u(v, f->type, render_load_u(p, len, 8));
+	}
+}
+
+static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *f,
+		       struct field_value *v)
+{
+	uint64_t ts = e->scap.ts;
+	int enter = ppm_event_is_enter(e->scap.type);
+	int idx;
+	struct sbuf *b;
+	int n;
+
+	switch (f->id) {
+	case F_EVT_NUM: return set_u(v, PT_UINT64, e->num);
+	case F_EVT_TIME:
+		if (g_render_opts.json)
+			return set_u(v, PT_ABSTIME, ts);
+		return set_str(v, v->buf, fmt_time(v->buf, ts, 1));
+	case F_EVT_TIME_S: return set_str(v, v->buf, fmt_time(v->buf, ts, 0));
+	case F_EVT_TIME_ISO8601: {
+		char z[8];
+		size_t k = fmt_date(v->buf, ts, 'T');
+
+		k += fmt_time(v->buf + k, ts, 1);
+		local_tm(ts, z, sizeof(z));
+		n = snprintf(v->buf + k, sizeof(v->buf) - k, "%s", z);
+		return set_str(v, v->buf, k + (size_t)n);
+	}
+	case F_EVT_DATETIME:
+		if (g_render_opts.json)
+			return set_u(v, PT_ABSTIME, ts);
+		n = (int)fmt_date(v->buf, ts, ' ');
+		return set_str(v, v->buf, (size_t)n + fmt_time(v->buf + n, ts, 1));
+	case F_EVT_DATETIME_S:
+		n = (int)fmt_date(v->buf, ts, ' ');
+		return set_str(v, v->buf, (size_t)n + fmt_time(v->buf + n, ts, 0));
+	case F_EVT_RAWTIME: return set_u(v, PT_ABSTIME, ts);
+	case F_EVT_RAWTIME_S: return set_u(v, PT_ABSTIME, ts / NS_PER_S);
+	case F_EVT_RAWTIME_NS: return set_u(v, PT_ABSTIME, ts % NS_PER_S);
+	case F_EVT_RELTIME: return set_u(v, PT_RELTIME, ts - s->first_ts);
+	case F_EVT_RELTIME_S: return set_u(v, PT_RELTIME, (ts - s->first_ts) / NS_PER_S);
+	case F_EVT_RELTIME_NS: return set_u(v, PT_RELTIME, (ts - s->first_ts) % NS_PER_S);
+	case F_EVT_OUTPUTTIME: return extract_outputtime(s, e, v);
+	case F_EVT_LATENCY:
+	case F_EVT_LATENCY_S:
+	case F_EVT_LATENCY_NS:
+	case F_EVT_LATENCY_HUMAN:
+	case F_EVT_LATENCY_QUANTIZED: {
+		uint64_t lat = (!enter && e->has_enter && ts >= e->enter.ts) ? ts - e->enter.ts : 0;
+
+		if (f->id == F_EVT_LATENCY_S)
+			return set_u(v, PT_RELTIME, lat / NS_PER_S);
+		if (f->id == F_EVT_LATENCY_NS)
+			return set_u(v, PT_RELTIME, lat % NS_PER_S);
+		if (f->id == F_EVT_LATENCY_QUANTIZED) {
+			uint64_t q = 0;
+
+			while (lat > 1) {
+				lat >>= 1;
+				q++;
+			}
+			return set_u(v, PT_UINT64, q);
+		}
+		if (f->id == F_EVT_LATENCY_HUMAN) {
+			if (lat < 1000)
+				n = snprintf(v->buf, sizeof(v->buf), "%" PRIu64 "ns", lat);
+			else if (lat < 1000000)
+				n = snprintf(v->buf, sizeof(v->buf), "%.2lfus", lat / 1e3);
+			else if (lat < 1000000000)
+				n = snprintf(v->buf, sizeof(v->buf), "%.2lfms", lat / 1e6);
+			else
+				n = snprintf(v->buf, sizeof(v->buf), "%.2lfs", lat / 1e9);
+			return set_str(v, v->buf, (size_t)n);
+		}
+		return set_u(v, PT_RELTIME, lat);
+	}
+	case F_EVT_DELTATIME:
+	case F_EVT_DELTATIME_S:
+	case F_EVT_DELTATIME_NS: {
+		static uint64_t prev;
+		uint64_t d = prev && ts >= prev ? ts - prev : 0;
+
+		prev = ts;
+		if (f->id == F_EVT_DELTATIME_S)
+			d /= NS_PER_S;
+		else if (f->id == F_EVT_DELTATIME_NS)
+			d %= NS_PER_S;
+		return set_u(v, PT_RELTIME, d);
+	}
+	case F_EVT_DIR: return set_str(v, enter ? ">" : "<", 1);
+	case F_EVT_TYPE: return set_cstr(v, render_evt_type(e));
+	case F_EVT_TYPE_IS: {
+		const char *t = render_evt_type(e);
+		char *end;
+		long num = strtol(f->arg_name, &end, 10);
+
+		if (*end == 0 && end != f->arg_name)
+			return set_u(v, PT_UINT32, e->scap.type == num);
+		return set_u(v, PT_UINT32, strcmp(t, f->arg_name) == 0);
+	}
+	case F_SYSCALL_TYPE:
+		if (!e->info || (e->info->category & EC_INTERNAL))
+			return 0;
+		return set_cstr(v, render_evt_type(e));
+	case F_EVT_CATEGORY: return set_cstr(v, category_name(e));
+	case F_EVT_CPU: return set_i(v, PT_INT16, e->scap.cpuid);
+	case F_EVT_ARGS:
+	case F_EVT_INFO:
+		b = scratch();
+		render_evt_info(s, e, g_render_opts.bufmode, g_render_opts.truncate && !g_render_opts.json, b);
+		return set_sbuf(v, b);
+	case F_EVT_ARG: return extract_evt_arg(s, e, f, v);
+	case F_EVT_RAWARG: return extract_evt_rawarg(e, f, v);
+	case F_EVT_BUFFER:
+		idx = evt_param_index(e, "data");
+		if (idx < 0 || e->info->params[idx].type != PT_BYTEBUF)
+			return 0;
+		v->type = PT_BYTEBUF;
+		v->str = (const char *)e->scap.pval[idx];
+		v->len = e->scap.plen[idx];
+		return 1;
+	case F_EVT_BUFLEN:
+		if (!is_io(e, 1, 1) || enter || (idx = evt_res_index(e)) < 0)
+			return 0;
+		{
+			int64_t r = evt_param_i64(e, idx);
+
+			if (r < 0)
+				return 0;
+			return set_u(v, PT_UINT64, (uint64_t)r);
+		}
+	case F_EVT_RES:
+		if ((idx = evt_res_index(e)) < 0)
+			return 0;
+		{
+			int64_t r = evt_param_i64(e, idx);
+			const char *nm;
+
+			if (r >= 0)
+				return set_str(v, "SUCCESS", 7);
+			nm = render_errno_name(r);
+			if (nm)
+				return set_cstr(v, nm);
+			n = snprintf(v->buf, sizeof(v->buf), "%" PRId64, r);
+			return set_str(v, v->buf, (size_t)n);
+		}
+	case F_EVT_RAWRES:
+		if ((idx = evt_res_index(e)) < 0)
+			return 0;
+		return set_i(v, PT_INT64, evt_param_i64(e, idx));
+	case F_EVT_FAILED:
+	case F_EVT_COUNT_ERROR:
+	case F_EVT_COUNT_ERROR_FILE:
+	case F_EVT_COUNT_ERROR_NET:
+	case F_EVT_COUNT_ERROR_MEMORY:
+	case F_EVT_COUNT_ERROR_OTHER: {
+		int failed = (idx = evt_res_index(e)) >= 0 && evt_param_i64(e, idx) < 0;
+
+		if (f->id == F_EVT_FAILED)
+			return set_u(v, PT_BOOL, (uint64_t)failed);
+		if (f->id != F_EVT_COUNT_ERROR && failed) {
+			const char *c = category_name(e);
+
+			if (f->id == F_EVT_COUNT_ERROR_FILE)
+				failed = strcmp(c, "file") == 0;
+			else if (f->id == F_EVT_COUNT_ERROR_NET)
+				failed = strcmp(c, "net") == 0;
+			else if (f->id == F_EVT_COUNT_ERROR_MEMORY)
+				failed = strcmp(c, "memory") == 0;
+			else
+				failed = strcmp(c, "file") && strcmp(c, "net") && strcmp(c, "memory");
+		}
+		return set_u(v, PT_UINT32, (uint64_t)failed);
+	}
+	case F_EVT_IS_IO: return set_u(v, PT_BOOL, (uint64_t)is_io(e, 1, 1));
+	case F_EVT_IS_IO_READ: return set_u(v, PT_BOOL, (uint64_t)is_io(e, 1, 0));
+	case F_EVT_IS_IO_WRITE: return set_u(v, PT_BOOL, (uint64_t)is_io(e, 0, 1));
+	case F_EVT_IO_DIR:
+		if (is_io(e, 1, 0))
+			return set_str(v, "read", 4);
+		if (is_io(e, 0, 1))
+			return set_str(v, "write", 5);
+		return 0;
+	case F_EVT_IS_WAIT: return set_u(v, PT_BOOL, e->info && (e->info->flags & EF_WAITS));
+	case F_EVT_WAIT_LATENCY: return 0;
+	case F_EVT_IS_SYSLOG:
+		return set_u(v, PT_BOOL, is_io(e, 0, 1) && e->fdinfo && strstr(e->fdinfo->name, "/dev/log"));
+	case F_EVT_COUNT: return set_u(v, PT_UINT32, 1);
+	case F_EVT_COUNT_EXIT: return set_u(v, PT_UINT32, (uint64_t)!enter);
+	case F_EVT_COUNT_PROCINFO:
+		return set_u(v, PT_UINT32, e->scap.type == PPME_PROCINFO_E);
+	case F_EVT_COUNT_THREADINFO: return set_u(v, PT_UINT32, 1);
+	case F_EVT_BUFLEN_IN: case F_EVT_BUFLEN_OUT: case F_EVT_BUFLEN_FILE:
+	case F_EVT_BUFLEN_FILE_IN: case F_EVT_BUFLEN_FILE_OUT: case F_EVT_BUFLEN_NET:
+	case F_EVT_BUFLEN_NET_IN: case F_EVT_BUFLEN_NET_OUT: {
+		int rd = f->id == F_EVT_BUFLEN_IN || f->id == F_EVT_BUFLEN_FILE_IN ||
+			 f->id == F_EVT_BUFLEN_NET_IN || f->id == F_EVT_BUFLEN_FILE ||
+			 f->id == F_EVT_BUFLEN_NET;
+		int wr = f->id == F_EVT_BUFLEN_OUT || f->id == F_EVT_BUFLEN_FILE_OUT ||
+			 f->id == F_EVT_BUFLEN_NET_OUT || f->id == F_EVT_BUFLEN_FILE ||
+			 f->id == F_EVT_BUFLEN_NET;
+		const char *want = (f->id == F_EVT_BUFLEN_FILE || f->id == F_EVT_BUFLEN_FILE_IN ||
+				    f->id == F_EVT_BUFLEN_FILE_OUT) ? "file" :
+				   (f->id == F_EVT_BUFLEN_NET || f->id == F_EVT_BUFLEN_NET_IN ||
+				    f->id == F_EVT_BUFLEN_NET_OUT) ? "net" : NULL;
+		int64_t r;
+
+		if (enter || !is_io(e, rd, wr) || (idx = evt_res_index(e)) < 0 ||
+		    (r = evt_param_i64(e, idx)) <= 0)
+			return 0;
+		if (want && strcmp(category_name(e), want) != 0)
+			return 0;
+		return set_u(v, PT_UINT64, (uint64_t)r);
+	}
+	case F_EVT_IS_OPEN_READ:
+	case F_EVT_IS_OPEN_WRITE:
+	case F_EVT_IS_OPEN_EXEC: {
+		uint16_t t = e->scap.type;
+		uint64_t fl;
+
+		if (enter || !(t == PPME_SYSCALL_OPEN_X || t == PPME_SYSCALL_OPENAT_X ||
+			       t == PPME_SYSCALL_OPENAT_2_X || t == PPME_SYSCALL_OPENAT2_X) ||
+		    (idx = evt_param_index(e, "flags")) < 0)
+			return set_u(v, PT_BOOL, 0);
+		fl = (uint64_t)evt_param_i64(e, idx);
+		if (f->id == F_EVT_IS_OPEN_READ)
+			return set_u(v, PT_BOOL, (fl & 1) != 0);
+		if (f->id == F_EVT_IS_OPEN_WRITE)
+			return set_u(v, PT_BOOL, (fl & 2) != 0);
+		return set_u(v, PT_BOOL, (fl & (1 << 14)) != 0 || (fl & (1 << 8)) != 0);
+	}
+	default:
+		return 0;
+	}
+}
+
+/* ------------------------------------------------------------ process */
+
+static struct sinsp_threadinfo *main_thread(struct sinsp *s, struct sinsp_threadinfo *t)
+{
+	struct sinsp_threadinfo *m = sinsp_get_main_thread(s, t);
+
+	return m ? m : t;
+}
+
+/* NUL-separated list joined with sep, optionally prefixed */
+static void join_list(struct sbuf *b, const char *list, uint32_t len, char sep)
+{
+	uint32_t i = 0;
+	int first = 1;
+
+	while (i < len) {
+		const char *z = memchr(list + i, 0, len - i);
+		uint32_t n = z ? (uint32_t)(z - (list + i)) : len - i;
+
+		if (!first)
+			sb_putc(b, sep);
+		sb_put(b, list + i, n);
+		first = 0;
+		i += n + 1;
+	}
+}
+
+static struct sinsp_threadinfo *ancestor(struct sinsp *s, struct sinsp_threadinfo *t, int64_t n)
+{
+	t = main_thread(s, t);
+	for (int64_t k = 0; k < n && t; k++) {
+		t = sinsp_get_parent(s, t);
+		if (t)
+			t = main_thread(s, t);
+	}
+	return t;
+}
+
+static int count_fd_cb(struct sinsp_fdinfo *fd, void *arg)
+{
+	(void)fd;
+	(*(uint64_t *)arg)++;
+	return 0;
+}
+
+static int extract_proc(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *f,
+			struct field_value *v)
+{
+	struct sinsp_threadinfo *t = e->thread, *m, *p;
+	struct sbuf *b;
+
+	if (!t)
+		return 0;
+	m = main_thread(s, t);
+	switch (f->id) {
+	case F_PROC_PID: return set_i(v, PT_INT64, t->pid);
+	case F_PROC_EXE: return set_cstr(v, t->exe);
+	case F_PROC_NAME: return set_cstr(v, t->comm);
+	case F_PROC_ARGS:
+		b = scratch();
+		join_list(b, t->args, t->args_len, ' ');
+		return set_sbuf(v, b);
+	case F_PROC_ENV:
+		b = scratch();
+		join_list(b, m->env, m->env_len, ' ');
+		return set_sbuf(v, b);
+	case F_PROC_CMDLINE:
+	case F_PROC_EXELINE:
+		b = scratch();
+		sb_puts(b, f->id == F_PROC_CMDLINE ? t->comm : t->exe);
+		if (t->args_len) {
+			sb_putc(b, ' ');
+			join_list(b, t->args, t->args_len, ' ');
+		}
+		return set_sbuf(v, b);
+	case F_PROC_CWD: return set_cstr(v, m->cwd);
+	case F_PROC_NTHREADS: return set_u(v, PT_UINT32, m->nchildren + 1);
+	case F_PROC_NCHILDS: return set_u(v, PT_UINT32, t->nchildren);
+	case F_PROC_PPID: return set_i(v, PT_INT64, m->ptid);
+	case F_PROC_PNAME:
+	case F_PROC_PCMDLINE:
+		p = sinsp_get_parent(s, m);
+		if (!p)
+			return 0;
+		if (f->id == F_PROC_PNAME)
+			return set_cstr(v, p->comm);
+		b = scratch();
+		sb_puts(b, p->comm);
+		if (p->args_len) {
+			sb_putc(b, ' ');
+			join_list(b, p->args, p->args_len, ' ');
+		}
+		return set_sbuf(v, b);
+	case F_PROC_APID:
+	case F_PROC_ANAME:
+		if (!f->has_arg)
+			p = m;	/* bare: the process itself (filters check all) */
+		else
+			p = ancestor(s, t, f->arg_index);
+		if (!p)
+			return 0;
+		if (f->id == F_PROC_APID)
+			return set_i(v, PT_INT64, p->pid);
+		return set_cstr(v, p->comm);
+	case F_PROC_LOGINSHELLID: {
+		int64_t id = -1;
+
+		for (p = m; p; p = sinsp_get_parent(s, p)) {
+			const char *c = p->comm;
+
+			if (!strcmp(c, "bash") || !strcmp(c, "sh") || !strcmp(c, "zsh") ||
+			    !strcmp(c, "ksh") || !strcmp(c, "csh") || !strcmp(c, "tcsh") ||
+			    !strcmp(c, "dash"))
+				id = p->pid;
+			if (p->pid <= 1)
+				break;
+		}
+		if (id < 0)
+			return 0;
+		return set_i(v, PT_INT64, id);
+	}
+	case F_PROC_DURATION:
+		if (!m->clone_ts)
+			return 0;
+		return set_u(v, PT_RELTIME, e->scap.ts - m->clone_ts);
+	case F_PROC_FDOPENCOUNT: {
+		uint64_t c = 0;
+		struct sinsp_fdtable *ft = sinsp_thread_fdtable(s, t);
+
+		if (ft)
+			sinsp_foreach_fd(ft, count_fd_cb, &c);
+		return set_u(v, PT_UINT64, c);
+	}
+	case F_PROC_FDLIMIT: return set_i(v, PT_INT64, (int64_t)m->fdlimit);
+	case F_PROC_FDUSAGE: {
+		uint64_t c = 0;
+		struct sinsp_fdtable *ft = sinsp_thread_fdtable(s, t);
+
+		if (ft)
+			sinsp_foreach_fd(ft, count_fd_cb, &c);
+		v->type = PT_DOUBLE;
+		v->d = m->fdlimit ? 100.0 * (double)c / (double)m->fdlimit : 0;
+		return 1;
+	}
+	case F_PROC_VMSIZE: return set_u(v, PT_UINT64, m->vmsize_kb);
+	case F_PROC_VMRSS: return set_u(v, PT_UINT64, m->vmrss_kb);
+	case F_PROC_VMSWAP: return set_u(v, PT_UINT64, m->vmswap_kb);
+	case F_THREAD_PFMAJOR: return set_u(v, PT_UINT64, t->pfmajor);
+	case F_THREAD_PFMINOR: return set_u(v, PT_UINT64, t->pfminor);
+	case F_THREAD_TID: return set_i(v, PT_INT64, t->tid);
+	case F_THREAD_ISMAIN: return set_u(v, PT_BOOL, t->tid == t->pid);
+	case F_THREAD_EXECTIME:
+	case F_THREAD_TOTEXECTIME:
+		return set_u(v, PT_RELTIME, 0);
+	case F_THREAD_CGROUPS:
+		b = scratch();
+		join_list(b, t->cgroups, t->cgroups_len, ' ');
+		return set_sbuf(v, b);
+	case F_THREAD_CGROUP: {
+		uint32_t i = 0;
+		size_t al = strlen(f->arg_name);
+
+		while (i < t->cgroups_len) {
+			const char *c = t->cgroups + i;
+			size_t n = strnlen(c, t->cgroups_len - i);
+
+			if (n > al && c[al] == '=' && memcmp(c, f->arg_name, al) == 0)
+				return set_str(v, c + al + 1, n - al - 1);
+			i += (uint32_t)n + 1;
+		}
+		return 0;
+	}
+	case F_THREAD_VTID: return set_i(v, PT_INT64, t->vtid);
+	case F_PROC_VPID: return set_i(v, PT_INT64, t->vpid);
+	case F_THREAD_CPU: case F_THREAD_CPU_USER: case F_THREAD_CPU_SYSTEM:
+		v->type = PT_DOUBLE;
+		v->d = 0;
+		return 1;
+	case F_THREAD_VMSIZE: return set_u(v, PT_UINT64, t->vmsize_kb);
+	case F_THREAD_VMRSS: return set_u(v, PT_UINT64, t->vmrss_kb);
+	case F_THREAD_VMSIZE_B: return set_u(v, PT_UINT64, (uint64_t)t->vmsize_kb * 1024);
+	case F_THREAD_VMRSS_B: return set_u(v, PT_UINT64, (uint64_t)t->vmrss_kb * 1024);
+	case F_PROC_SID: return set_i(v, PT_INT64, t->sid);
+	case F_PROC_SNAME: {
+		struct sinsp_threadinfo *st = sinsp_get_thread(s, t->sid);
+
+		if (!st)
+			return 0;
+		return set_cstr(v, st->comm);
+	}
+	case F_PROC_TTY: return set_i(v, PT_INT32, 0);
+	case F_PROC_EXEPATH: return set_cstr(v, t->exepath);
+	case F_THREAD_NAMETID: {
+		int n = snprintf(v->buf, sizeof(v->buf), "%s%" PRId64, t->comm, t->tid);
+
+		return set_str(v, v->buf, (size_t)n);
+	}
+	case F_PROC_VPGID: return set_i(v, PT_INT64, t->vpgid);
+	case F_PROC_IS_CONTAINER_HEALTHCHECK:
+	case F_PROC_IS_CONTAINER_LIVENESS_PROBE:
+	case F_PROC_IS_CONTAINER_READINESS_PROBE:
+		return set_u(v, PT_BOOL, 0);
+	case F_PROC_IS_EXE_WRITABLE: return set_u(v, PT_BOOL, 0);
+	default:
+		return 0;
+	}
+}
+
+/* ------------------------------------------------------- user / group */
+
+static const struct scap_userinfo *find_user(struct sinsp *s, uint32_t uid)
+{
+	const struct scap_metadata *m = s->meta ? s->meta : (s->scap ? &s->scap->meta : NULL);
+
+	if (!m)
+		return NULL;
+	for (uint32_t k = 0; k < m->nusers; k++)
+		if (m->users[k].uid == uid)
+			return &m->users[k];
+	return NULL;
+}
+
+static int extract_user(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *f,
+			struct field_value *v)
+{
+	struct sinsp_threadinfo *t = e->thread;
+	const struct scap_userinfo *u;
+	const char *g;
+
+	if (!t)
+		return 0;
+	switch (f->id) {
+	case F_USER_UID: return set_u(v, PT_UINT32, t->uid);
+	case F_USER_NAME:
+		u = find_user(s, t->uid);
+		return u ? set_cstr(v, u->name) : set_str(v, "<NA>", 4);
+	case F_USER_HOMEDIR:
+		u = find_user(s, t->uid);
+		return u ? set_cstr(v, u->homedir) : set_str(v, "<NA>", 4);
+	case F_USER_SHELL:
+		u = find_user(s, t->uid);
+		return u ? set_cstr(v, u->shell) : set_str(v, "<NA>", 4);
+	case F_USER_LOGINUID: return set_i(v, PT_INT32, (int32_t)t->loginuid);
+	case F_USER_LOGINNAME:
+		u = find_user(s, t->loginuid);
+		return u ? set_cstr(v, u->name) : set_str(v, "<NA>", 4);
+	case F_GROUP_GID: return set_u(v, PT_UINT64, t->gid);
+	case F_GROUP_NAME:
+		g = sinsp_group_name(s, t->gid);
+		return g ? set_cstr(v, g) : set_str(v, "<NA>", 4);
+	default:
+		return 0;
+	}
+}
+
+/* ----------------------------------------------------------- container */
+
+/* container id from the cgroups (docker/cri-o/containerd), "" for host */
+static size_t container_id(const struct sinsp_threadinfo *t, char *out)
+{
+	uint32_t i = 0;
+
+	while (t && i < t->cgroups_len) {
+		const char *c = t->cgroups + i;
+		size_t n = strnlen(c, t->cgroups_len - i);
+		const char *path = memchr(c, '=', n);
+
+		if (path) {
+			const char *q = path + 1, *end = c + n;
+
+			/* find a run of 64 hex digits */
+			while (q < end) {
+				size_t h = 0;
+
+				while (q + h < end && isxdigit((unsigned char)q[h]))
+					h++;
+				if (h == 64) {
+					memcpy(out, q, 12);
+					out[12] = 0;
+					return 12;
+				}
+				q += h ? h : 1;
+			}
+		}
+		i += (uint32_t)n + 1;
+	}
+	out[0] = 0;
+	return 0;
+}
+
+static int extract_container(struct sinsp_evt *e, const struct field_ref *f, struct field_value *v)
+{
+	char id[16];
+	size_t n;
+
+	if (!e->thread)
+		return 0;
+	n = container_id(e->thread, id);
+	switch (f->id) {
+	case F_CONTAINER_ID:
+		return n ? set_buf(v, id, n) : set_str(v, "host", 4);
+	case F_CONTAINER_NAME:
+		return n ? set_buf(v, id, n) : set_str(v, "host", 4);
+	case F_CONTAINER_TYPE:
+		return n ? set_str(v, "docker", 6) : set_str(v, "host", 4);
+	case F_CONTAINER_PRIVILEGED:
+		return n ? set_u(v, PT_BOOL, 0) : 0;
+	default:
+		return 0;
+	}
+}
+
+/* ------------------------------------------------------------------ fd */
+
+static const char *fd_type_name(int32_t type)
+{
+	switch (type) {
+	case SCAP_FD_FILE: case SCAP_FD_FILE_V2: return "file";
+	case SCAP_FD_DIRECTORY: return "directory";
+	case SCAP_FD_IPV4_SOCK: case SCAP_FD_IPV4_SERVSOCK: return "ipv4";
+	case SCAP_FD_IPV6_SOCK: case SCAP_FD_IPV6_SERVSOCK: return "ipv6";
+	case SCAP_FD_UNIX_SOCK: return "unix";
+	case SCAP_FD_FIFO: return "pipe";
+	case SCAP_FD_EVENT: return "event";
+	case SCAP_FD_SIGNALFD: return "signalfd";
+	case SCAP_FD_EVENTPOLL: return "eventpoll";
+	case SCAP_FD_INOTIFY: return "inotify";
+	case SCAP_FD_TIMERFD: return "timerfd";
+	case SCAP_FD_NETLINK: return "netlink";
+	case SCAP_FD_BPF: return "bpf";
+	case SCAP_FD_USERFAULTFD: return "userfaultfd";
+	case SCAP_FD_IOURING: return "io_uring";
+	case SCAP_FD_MEMFD: return "memfd";
+	case SCAP_FD_PIDFD: return "pidfd";
+	default: return NULL;
+	}
+}
+
+static int fd_is_ip(const struct sinsp_fdinfo *fd)
+{
+	return fd->type == SCAP_FD_IPV4_SOCK || fd->type == SCAP_FD_IPV6_SOCK ||
+	       fd->type == SCAP_FD_IPV4_SERVSOCK || fd->type == SCAP_FD_IPV6_SERVSOCK;
+}
+
+static int fd_is_v6(const struct sinsp_fdinfo *fd)
+{
+	return fd->type == SCAP_FD_IPV6_SOCK || fd->type == SCAP_FD_IPV6_SERVSOCK;
+}
+
+static int fd_is_serv(const struct sinsp_fdinfo *fd)
+{
+	return fd->type == SCAP_FD_IPV4_SERVSOCK || fd->type == SCAP_FD_IPV6_SERVSOCK;
+}
+
+static int set_ip(struct field_value *v, const struct sinsp_fdinfo *fd, const uint8_t *ip)
+{
+	if (fd_is_v6(fd)) {
+		v->type = PT_IPV6ADDR;
+		memcpy(v->ip, ip, 16);
+		v->u = 0;
+	} else {
+		v->type = PT_IPV4ADDR;
+		memset(v->ip, 0, sizeof(v->ip));
+		memcpy(v->ip, ip, 4);
+		memcpy(&v->u, ip, 4);
+		v->u &= 0xFFFFFFFFu;
+	}
+	v->i = (int64_t)v->u;
+	return 1;
+}
+
+static int set_proto(struct field_value *v, uint16_t port, uint8_t l4)
+{
+	struct servent *se = NULL;
+	int n;
+
+	if (g_render_opts.resolve_ports)
+		se = getservbyport(htons(port), l4 == SCAP_L4_UDP ? "udp" : "tcp");
+	if (se)
+		return set_cstr(v, se->s_name);
+	n = snprintf(v->buf, sizeof(v->buf), "%u", port);
+	return set_str(v, v->buf, (size_t)n);
+}
+
+static int extract_fd(struct sinsp_evt *e, const struct field_ref *f, struct field_value *v)
+{
+	struct sinsp_fdinfo *fd = e->fdinfo;
+	const char *nm, *sl;
+	struct sbuf *b;
+	int client;
+
+	if (f->id == F_FD_NUM) {
+		if (!fd && e->fd < 0)
+			return 0;
+		return set_i(v, PT_INT64, fd ? fd->fd : e->fd);
+	}
+	if (!fd)
+		return 0;
+	client = fd->is_role_client;
+	switch (f->id) {
+	case F_FD_TYPE:
+		nm = fd_type_name(fd->type);
+		return nm ? set_cstr(v, nm) : 0;
+	case F_FD_TYPECHAR:
+		v->buf[0] = sinsp_fd_typechar(fd);
+		v->buf[1] = 0;
+		return set_str(v, v->buf, 1);
+	case F_FD_NAME: return set_cstr(v, fd->name);
+	case F_FD_DIRECTORY:
+	case F_FD_FILENAME:
+		if (fd->type != SCAP_FD_FILE && fd->type != SCAP_FD_FILE_V2 &&
+		    fd->type != SCAP_FD_DIRECTORY)
+			return 0;
+		sl = strrchr(fd->name, '/');
+		if (f->id == F_FD_FILENAME)
+			return set_cstr(v, sl ? sl + 1 : fd->name);
+		if (fd->type == SCAP_FD_DIRECTORY)
+			return set_cstr(v, fd->name);
+		if (!sl)
+			return set_cstr(v, fd->name);
+		return set_buf(v, fd->name, sl == fd->name ? 1 : (size_t)(sl - fd->name));
+	case F_FD_IP:
+	case F_FD_NET:
+		if (!fd_is_ip(fd))
+			return 0;
+		return set_ip(v, fd, fd_is_serv(fd) ? fd->sip : fd->sip);
+	case F_FD_CIP:
+	case F_FD_CNET:
+		if (!fd_is_ip(fd) || fd_is_serv(fd))
+			return 0;
+		return set_ip(v, fd, fd->sip);
+	case F_FD_SIP:
+	case F_FD_SNET:
+		if (!fd_is_ip(fd))
+			return 0;
+		return set_ip(v, fd, fd_is_serv(fd) ? fd->sip : fd->dip);
+	case F_FD_LIP:
+	case F_FD_LNET:
+		if (!fd_is_ip(fd) || fd_is_serv(fd))
+			return 0;
+		return set_ip(v, fd, client ? fd->sip : fd->dip);
+	case F_FD_RIP:
+	case F_FD_RNET:
+		if (!fd_is_ip(fd) || fd_is_serv(fd))
+			return 0;
+		return set_ip(v, fd, client ? fd->dip : fd->sip);
+	case F_FD_PORT:
+	case F_FD_PROTO:
+		if (!fd_is_ip(fd))
+			return 0;
+		return set_u(v, PT_PORT, fd_is_serv(fd) ? fd->sport : fd->dport);
+	case F_FD_CPORT:
+	case F_FD_CPROTO:
+		if (!fd_is_ip(fd) || fd_is_serv(fd))
+			return 0;
+		if (f->id == F_FD_CPROTO)
+			return set_proto(v, fd->sport, fd->l4proto);
+		return set_u(v, PT_PORT, fd->sport);
+	case F_FD_SPORT:
+	case F_FD_SPROTO: {
+		uint16_t p = fd_is_serv(fd) ? fd->sport : fd->dport;
+
+		if (!fd_is_ip(fd))
+			return 0;
+		if (f->id == F_FD_SPROTO)
+			return set_proto(v, p, fd->l4proto);
+		return set_u(v, PT_PORT, p);
+	}
+	case F_FD_LPORT:
+	case F_FD_LPROTO:
+		if (!fd_is_ip(fd) || fd_is_serv(fd))
+			return 0;
+		if (f->id == F_FD_LPROTO)
+			return set_proto(v, client ? fd->sport : fd->dport, fd->l4proto);
+		return set_u(v, PT_PORT, client ? fd->sport : fd->dport);
+	case F_FD_RPORT:
+	case F_FD_RPROTO:
+		if (!fd_is_ip(fd) || fd_is_serv(fd))
+			return 0;
+		if (f->id == F_FD_RPROTO)
+			return set_proto(v, client ? fd->dport : fd->sport, fd->l4proto);
+		return set_u(v, PT_PORT, client ? fd->dport : fd->sport);
+	case F_FD_L4PROTO:
+		if (!fd_is_ip(fd))
+			return 0;
+		switch (fd->l4proto) {
+		case SCAP_L4_TCP: return set_str(v, "tcp", 3);
+		case SCAP_L4_UDP: return set_str(v, "udp", 3);
+		case SCAP_L4_ICMP: return set_str(v, "icmp", 4);
+		case SCAP_L4_RAW: return set_str(v, "raw", 3);
+		default: return set_str(v, "<NA>", 4);
+		}
+	case F_FD_SOCKFAMILY:
+		if (fd_is_ip(fd))
+			return set_str(v, "ip", 2);
+		if (fd->type == SCAP_FD_UNIX_SOCK)
+			return set_str(v, "unix", 4);
+		return 0;
+	case F_FD_IS_SERVER: return set_u(v, PT_BOOL, fd->is_server || fd_is_serv(fd));
+	case F_FD_CONNECTED: return set_u(v, PT_BOOL, fd->is_socket_connected);
+	case F_FD_NAME_CHANGED: return set_u(v, PT_BOOL, 0);
+	case F_FD_UID: {
+		int n = snprintf(v->buf, sizeof(v->buf), "%" PRId64 "%" PRId64,
+				 e->thread ? e->thread->tid : 0, fd->fd);
+
+		return set_str(v, v->buf, (size_t)n);
+	}
+	case F_FD_CONTAINERNAME:
+	case F_FD_CONTAINERDIRECTORY: {
+		char id[16];
+
+		b = scratch();
+		if (container_id(e->thread, id))
+			sb_puts(b, id);
+		else
+			sb_puts(b, "host");
+		sb_putc(b, ':');
+		if (f->id == F_FD_CONTAINERNAME) {
+			sb_puts(b, fd->name);
+		} else {
+			sl = strrchr(fd->name, '/');
+			if (sl)
+				sb_put(b, fd->name, sl == fd->name ? 1 : (size_t)(sl - fd->name));
+			else
+				sb_puts(b, fd->name);
+		}
+		return set_sbuf(v, b);
+	}
+	case F_FD_CIP_NAME: case F_FD_SIP_NAME: case F_FD_LIP_NAME: case F_FD_RIP_NAME:
+		return 0;
+	case F_FD_DEV: return set_i(v, PT_INT32, (int32_t)fd->dev);
+	case F_FD_DEV_MAJOR: return set_i(v, PT_INT32, (int32_t)(fd->dev >> 20));
+	case F_FD_DEV_MINOR: return set_i(v, PT_INT32, (int32_t)(fd->dev & 0xFFFFF));
+	default:
+		return 0;
+	}
+}
+
+/* -------------------------------------------------------------- fdlist */
+
+static int extract_fdlist(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *f,
+			  struct field_value *v)
+{
+	int idx = evt_param_index(e, "fds");
+	const uint8_t *p;
+	uint32_t len, n;
+	struct sinsp_fdtable *ft;
+	struct sbuf *b;
+	int any = 0;
+
+	if (idx < 0 || e->info->params[idx].type != PT_FDLIST || !e->thread)
+		return 0;
+	p = e->scap.pval[idx];
+	len = e->scap.plen[idx];
+	n = (uint32_t)render_load_u(p, len, 2);
+	ft = sinsp_thread_fdtable(s, e->thread);
+	b = scratch();
+	for (uint32_t j = 0; j < n && 2 + j * 10 + 10 <= len; j++) {
+		int64_t fdn = (int64_t)render_load_u(p + 2 + j * 10, 8, 8);
+		struct sinsp_fdinfo *fd = ft ? sinsp_fd_lookup(ft, fdn) : NULL;
+
+		if (f->id == F_FDLIST_NUMS) {
+			if (any)
+				sb_putc(b, ',');
+			sb_i64(b, fdn);
+			any = 1;
+			continue;
+		}
+		if (!fd)
+			continue;
+		if (f->id == F_FDLIST_NAMES) {
+			if (any)
+				sb_putc(b, ',');
+			sb_puts(b, fd->name);
+			any = 1;
+			continue;
+		}
+		if (!fd_is_ip(fd) || fd_is_serv(fd))
+			continue;
+		if (any)
+			sb_putc(b, ',');
+		any = 1;
+		if (f->id == F_FDLIST_CIPS || f->id == F_FDLIST_SIPS) {
+			const uint8_t *ip = f->id == F_FDLIST_CIPS ? fd->sip : fd->dip;
+			char t[64];
+
+			if (fd_is_v6(fd))
+				inet_ntop(AF_INET6, ip, t, sizeof(t));
+			else
+				inet_ntop(AF_INET, ip, t, sizeof(t));
+			sb_puts(b, t);
+		} else {
+			sb_u64(b, f->id == F_FDLIST_CPORTS ? fd->sport : fd->dport);
+		}
+	}
+	if (!any)
+		return 0;
+	return set_sbuf(v, b);
+}
+
+/* -------------------------------------------------------------- syslog */
+
+static int extract_syslog(struct sinsp_evt *e, const struct field_ref *f, struct field_value *v)
+{
+	static const char *const sev[] = { "emerg", "alert", "crit", "err", "warn", "notice",
+					   "info", "debug" };
+	static const char *const fac[] = { "kern", "user", "mail", "daemon", "auth", "syslog",
+					   "lpr", "news", "uucp", "clock", "authpriv", "ftp",
+					   "ntp", "logaudit", "logalert", "cron", "local0",
+					   "local1", "local2", "local3", "local4", "local5",
+					   "local6", "local7" };
+	int idx;
+	const char *p;
+	uint32_t len, k = 1;
+	unsigned pri = 0;
+
+	if (!is_io(e, 0, 1) || !e->fdinfo || !strstr(e->fdinfo->name, "/dev/log") ||
+	    (idx = evt_param_index(e, "data")) < 0)
+		return 0;
+	p = (const char *)e->scap.pval[idx];
+	len = e->scap.plen[idx];
+	if (len < 3 || p[0] != '<')
+		return 0;
+	while (k < len && k < 5 && isdigit((unsigned char)p[k]))
+		pri = pri * 10 + (unsigned)(p[k++] - '0');
+	if (k >= len || p[k] != '>')
+		return 0;
+	switch (f->id) {
+	case F_SYSLOG_FACILITY: return set_u(v, PT_UINT32, pri >> 3);
+	case F_SYSLOG_SEVERITY: return set_u(v, PT_UINT32, pri & 7);
+	case F_SYSLOG_FACILITY_STR:
+		return (pri >> 3) < 24 ? set_cstr(v, fac[pri >> 3]) : 0;
+	case F_SYSLOG_SEVERITY_STR: return set_cstr(v, sev[pri & 7]);
+	case F_SYSLOG_MESSAGE: return set_str(v, p + k + 1, len - k - 1);
+	default: return 0;
+	}
+}
+
+/* ------------------------------------------------------------ dispatch */
+
+int field_extract(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *f,
+		  struct field_value *v)
+{
+	const char *n = f->def ? f->def->name : f->name;
+
+	v->str = NULL;
+	v->len = 0;
+	switch (n[0]) {
+	case 'e':
+		if (n[1] == 'v' && n[2] == 't' && n[3] == '.')
+			return extract_evt(s, e, f, v);
+		return 0;
+	case 's':
+		if (f->id == F_SYSCALL_TYPE)
+			return extract_evt(s, e, f, v);
+		if (n[1] == 'y')
+			return extract_syslog(e, f, v);
+		return 0;
+	case 'p':
+	case 't':
+		return extract_proc(s, e, f, v);
+	case 'u':
+	case 'g':
+		if (f->id == F_UTIL_CNT)
+			return set_u(v, PT_UINT64, 1);
+		return extract_user(s, e, f, v);
+	case 'c':
+		return extract_container(e, f, v);
+	case 'f':
+		if (n[2] == 'l')
+			return extract_fdlist(s, e, f, v);
+		return extract_fd(e, f, v);
+	default:
+		return 0;
+	}
+}
+
+/* ----------------------------------------------------------- to string */
+
+void field_value_append(const struct field_ref *f, struct field_value *v, struct sbuf *out)
+{
+	char t[64];
+
+	switch (v->type) {
+	case PT_INT8: case PT_INT16: case PT_INT32: case PT_INT64: case PT_ERRNO: case PT_FD:
+	case PT_PID:
+		sb_i64(out, v->i);
+		break;
+	case PT_UINT8: case PT_UINT16: case PT_UINT32: case PT_UINT64: case PT_RELTIME:
+	case PT_ABSTIME: case PT_PORT: case PT_FLAGS8: case PT_FLAGS16: case PT_FLAGS32:
+	case PT_UID: case PT_GID: case PT_MODE: case PT_SIGTYPE: case PT_SYSCALLID:
+	case PT_L4PROTO: case PT_SOCKFAMILY: case PT_SIGSET:
+		sb_u64(out, v->u);
+		break;
+	case PT_BOOL:
+		sb_puts(out, v->u ? "true" : "false");
+		break;
+	case PT_DOUBLE:
+		sb_printf(out, "%.2lf", v->d);
+		break;
+	case PT_IPV4ADDR:
+		inet_ntop(AF_INET, v->ip, t, sizeof(t));
+		sb_puts(out, t);
+		break;
+	case PT_IPV6ADDR:
+		inet_ntop(AF_INET6, v->ip, t, sizeof(t));
+		sb_puts(out, t);
+		break;
+	case PT_BYTEBUF:
+		render_bytebuf((const uint8_t *)v->str, v->len, g_render_opts.bufmode, 0, out);
+		break;
+	default:
+		if (v->str)
+			sb_put(out, v->str, v->len);
+		break;
+	}
+	(void)f;
+}
+
+const char *field_to_string(const struct field_ref *f, struct field_value *v, char *out,
+			    size_t outlen)
+{
+	static struct sbuf b;
+
+	sb_reset(&b);
+	field_value_append(f, v, &b);
+	if (!b.p)
+		sb_putc(&b, 0);
+	if (out && outlen && b.len < outlen) {
+		memcpy(out, b.p, b.len + 1);
+		return out;
+	}
+	return b.p;
+}
