@@ -1,0 +1,516 @@
+/*
+ * capture.c - the event loop of the sysdig CLI: opens each -r file (or the
+ * live engine), runs the state engine, applies the capture / display
+ * filter, prints events through the formatter into one big output buffer,
+ * writes -w files (with -z, -F, -C/-G/-W/-e rotation), feeds chisels and
+ * prints the -S summary and -v statistics at the end.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "chisel.h"
+#include "cli.h"
+#include "filter.h"
+#include "format.h"
+#include "render.h"
+#include "sinsp.h"
+
+#define DEFAULT_FORMAT "*%evt.num %evt.outputtime %evt.cpu %proc.name (%thread.tid) %evt.dir %evt.type %evt.info"
+#define TTY_FORMAT "*%evt.num %evt.outputtime %evt.cpu \x1b[01;32m%proc.name\x1b[00m (\x1b[01;36m%proc.pid\x1b[00m.%thread.tid) %evt.dir \x1b[01;34m%evt.type\x1b[00m %evt.info"
+#define OUT_FLUSH_SIZE (256 * 1024)
+
+static volatile sig_atomic_t g_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	g_stop = 1;
+}
+
+/* ------------------------------------------------------------- summary */
+
+#define SUMMARY_SLOTS (PPM_EVENT_MAX + 2 * 1024)
+
+struct summary {
+	uint64_t count[SUMMARY_SLOTS];
+};
+
+/* generic events are counted per syscall id */
+static size_t summary_slot(const struct sinsp_evt *e)
+{
+	uint16_t t = e->scap.type;
+
+	if ((t == PPME_GENERIC_E || t == PPME_GENERIC_X) && e->scap.nparams) {
+		uint64_t id = render_load_u(e->scap.pval[0], e->scap.plen[0], 2);
+
+		if (id >= 1024)
+			id = 0;
+		return PPM_EVENT_MAX + (size_t)id * 2 + (t & 1);
+	}
+	return t < PPM_EVENT_MAX ? t : 0;
+}
+
+struct summary_row {
+	char dir;
+	const char *name;
+	uint64_t n;
+};
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct summary_row *x = a, *y = b;
+
+	return x->n < y->n ? 1 : x->n > y->n ? -1 : 0;
+}
+
+static void print_summary(FILE *out, const struct summary *sm)
+{
+	static struct summary_row rows[SUMMARY_SLOTS];
+	size_t n = 0;
+
+	for (size_t k = 0; k < SUMMARY_SLOTS; k++) {
+		if (!sm->count[k])
+			continue;
+		if (k < PPM_EVENT_MAX) {
+			rows[n].dir = ppm_event_is_enter((uint16_t)k) ? '>' : '<';
+			rows[n].name = render_evt_type_raw((uint16_t)k, NULL, 0);
+		} else {
+			size_t id = (k - PPM_EVENT_MAX) / 2;
+			uint8_t idb[2] = { (uint8_t)id, (uint8_t)(id >> 8) };
+
+			rows[n].dir = ((k - PPM_EVENT_MAX) & 1) ? '<' : '>';
+			rows[n].name = render_evt_type_raw(PPME_GENERIC_E, idb, 2);
+		}
+		rows[n].n = sm->count[k];
+		n++;
+	}
+	qsort(rows, n, sizeof(rows[0]), cmp_rows);
+	fputs("----------------------\nEvent           #Calls\n----------------------\n", out);
+	for (size_t k = 0; k < n && k < 100; k++)
+		fprintf(out, "%c %-16s%llu\n", rows[k].dir, rows[k].name, (unsigned long long)rows[k].n);
+}
+
+/* ---------------------------------------------------------- the writer */
+
+struct writer {
+	const struct cli_opts *o;
+	struct scap_dumper *d;
+	const struct scap_metadata *meta;
+	int index;		/* file number for rotation */
+	uint64_t events;	/* events in the current file */
+	uint64_t bytes;		/* approximate bytes in the current file */
+	uint64_t file_start_ts;
+	char path[4096];
+};
+
+static int writer_open(struct writer *w, uint64_t ts)
+{
+	char err[SCAP_ERRBUF_SIZE] = "";
+	const struct cli_opts *o = w->o;
+
+	if (o->file_size_mb || o->rotate_secs || o->events_per_file) {
+		int idx = w->index;
+
+		if (o->file_limit && o->file_size_mb)
+			idx %= (int)o->file_limit;
+		if (o->rotate_secs) {
+			char tb[4096];
+			time_t t = (time_t)(ts / 1000000000ULL);
+			struct tm tm;
+
+			localtime_r(&t, &tm);
+			if (!strftime(tb, sizeof(tb), o->write_path, &tm))
+				snprintf(tb, sizeof(tb), "%s", o->write_path);
+			if (strcmp(tb, o->write_path) != 0)
+				snprintf(w->path, sizeof(w->path), "%s", tb);
+			else
+				snprintf(w->path, sizeof(w->path), "%s%d", o->write_path, idx);
+		} else {
+			snprintf(w->path, sizeof(w->path), "%s%d", o->write_path, idx);
+		}
+	} else {
+		snprintf(w->path, sizeof(w->path), "%s", o->write_path);
+	}
+	w->d = scap_dump_open(w->path, o->compress, err);
+	if (!w->d) {
+		fprintf(stderr, "%s\n", err[0] ? err : "can't open the output file");
+		return -1;
+	}
+	if (w->meta && scap_dump_metadata(w->d, w->meta) != 0) {
+		fprintf(stderr, "%s\n", scap_dump_error(w->d));
+		return -1;
+	}
+	w->events = 0;
+	w->bytes = 0;
+	w->file_start_ts = ts;
+	return 0;
+}
+
+static int writer_close(struct writer *w)
+{
+	char err[SCAP_ERRBUF_SIZE] = "";
+
+	if (!w->d)
+		return 0;
+	if (scap_dump_close(w->d, err) != 0) {
+		w->d = NULL;
+		fprintf(stderr, "%s\n", err[0] ? err : "error writing the output file");
+		return -1;
+	}
+	w->d = NULL;
+	return 0;
+}
+
+/* 1: stop the capture (-W reached with -G) */
+static int writer_event(struct writer *w, const struct sinsp_evt *e, uint32_t flags)
+{
+	const struct cli_opts *o = w->o;
+	int rotate = 0;
+
+	if (w->d) {
+		if (o->file_size_mb && w->bytes >= (uint64_t)o->file_size_mb * 1000000ULL)
+			rotate = 1;
+		if (o->rotate_secs && e->scap.ts - w->file_start_ts >= (uint64_t)o->rotate_secs * 1000000000ULL)
+			rotate = 1;
+		if (o->events_per_file && w->events >= (uint64_t)o->events_per_file)
+			rotate = 1;
+		if (rotate) {
+			if (writer_close(w))
+				return -1;
+			w->index++;
+			if (o->rotate_secs && o->file_limit && w->index >= o->file_limit)
+				return 1;
+		}
+	}
+	if (!w->d && writer_open(w, e->scap.ts))
+		return -1;
+	if (scap_dump_event(w->d, &e->scap, e->scap.cpuid, flags) != 0) {
+		fprintf(stderr, "%s\n", scap_dump_error(w->d));
+		return -1;
+	}
+	w->events++;
+	w->bytes += e->scap.len;
+	return 0;
+}
+
+/* ---------------------------------------------------------- the output */
+
+struct output {
+	struct sbuf buf;
+	int unbuffered;
+};
+
+static void out_flush(struct output *out)
+{
+	if (out->buf.len) {
+		fwrite(out->buf.p, 1, out->buf.len, stdout);
+		out->buf.len = 0;
+	}
+	fflush(stdout);
+}
+
+static void out_maybe_flush(struct output *out)
+{
+	if (out->buf.len >= OUT_FLUSH_SIZE || out->unbuffered) {
+		fwrite(out->buf.p, 1, out->buf.len, stdout);
+		out->buf.len = 0;
+		if (out->unbuffered)
+			fflush(stdout);
+	}
+}
+
+/* ------------------------------------------------------------ the loop */
+
+struct run {
+	struct cli_opts *o;
+	struct formatter *fmt;
+	struct filter *flt;
+	struct chisel_runtime *chisels;
+	struct summary *sm;
+	struct output out;
+	struct writer w;
+	uint64_t nread;		/* events read (passing the capture filter) */
+	uint64_t total;		/* events returned by the engine */
+	int stop;
+	int status;
+	char err[1024];
+};
+
+static int is_hidden(const struct run *r, const struct sinsp_evt *e)
+{
+	if (e->scap.dump_flags & SCAP_DF_STATE_ONLY)
+		return 1;
+	if (e->info && (e->info->category & EC_INTERNAL) && !r->o->debug)
+		return 1;
+	return 0;
+}
+
+static int modifies_state(const struct sinsp_evt *e)
+{
+	return e->info && (e->info->flags & (EF_MODIFIES_STATE | EF_CREATES_FD | EF_DESTROYS_FD));
+}
+
+/* one event; returns 0 to go on, 1 to stop, -1 on error */
+static int handle_event(struct run *r, struct sinsp *s, struct sinsp_evt *e)
+{
+	struct cli_opts *o = r->o;
+	int is_procinfo = e->scap.type == PPME_PROCINFO_E;
+	int pass = 1;
+	int rc;
+
+	if (o->max_secs && e->scap.ts >= s->first_ts + o->max_secs * 1000000000ULL)
+		return 1;
+	r->total++;
+	if (r->flt && !o->display_filter && !(o->debug && is_procinfo))
+		pass = filter_run(r->flt, s, e);
+	if (!pass) {
+		if (r->w.o && (is_procinfo || (o->fatfile && modifies_state(e)))) {
+			rc = writer_event(&r->w, e, is_procinfo ? e->scap.dump_flags : SCAP_DF_STATE_ONLY);
+			if (rc)
+				return rc;
+		}
+		if (r->chisels && chisel_event_dropped(r->chisels, e, r->err, sizeof(r->err)) < 0)
+			return -1;
+		return 0;
+	}
+	r->nread++;
+	if (r->sm && !r->chisels)
+		r->sm->count[summary_slot(e)]++;
+	if (r->w.o) {
+		rc = writer_event(&r->w, e, e->scap.dump_flags);
+		if (rc)
+			return rc;
+	}
+	if (r->chisels) {
+		rc = chisel_event(r->chisels, e, r->err, sizeof(r->err));
+		if (rc < 0)
+			return -1;
+		if (rc == 1)
+			return 1;
+	} else if (!o->quiet && !is_hidden(r, e) &&
+		   (!r->flt || !o->display_filter || filter_run(r->flt, s, e))) {
+		rc = formatter_format(r->fmt, s, e, o->json, &r->out.buf, r->err, sizeof(r->err));
+		if (rc < 0)
+			return -1;
+		if (rc == 1) {
+			sb_putc(&r->out.buf, '\n');
+			out_maybe_flush(&r->out);
+		}
+	}
+	if (o->max_events && r->nread >= o->max_events)
+		return 1;
+	return 0;
+}
+
+static void print_progress(struct scap *h, int final)
+{
+	double p = final ? 1.0 : (h->ops->progress ? h->ops->progress(h) : -1);
+
+	if (p < 0)
+		return;
+	fprintf(stderr, "\r%.2lf", p * 100.0);
+	if (final)
+		fputc('\n', stderr);
+}
+
+static int run_source(struct run *r, struct scap *h)
+{
+	char err[SCAP_ERRBUF_SIZE] = "";
+	struct sinsp *s = sinsp_open(h, err);
+	struct sinsp_evt e;
+	int progress = r->o->progress || (r->o->write_path && r->o->ninputs);
+	int rc = 0;
+
+	if (!s) {
+		fprintf(stderr, "%s\n", err[0] ? err : "can't initialize the state engine");
+		return 1;
+	}
+	if (r->chisels) {
+		chisel_set_sinsp(r->chisels, s);
+		if (chisel_capture_start(r->chisels, r->err, sizeof(r->err)) < 0) {
+			fprintf(stderr, "%s\n", r->err);
+			sinsp_close(s);
+			return 1;
+		}
+	}
+	if (r->o->write_path) {
+		r->w.o = r->o;
+		r->w.meta = &h->meta;
+	}
+	if (progress)
+		fputs("\r", stderr);
+	while (!g_stop) {
+		int n = sinsp_next(s, &e);
+
+		if (n == SCAP_TIMEOUT)
+			continue;
+		if (n == SCAP_EOF)
+			break;
+		if (n != SCAP_SUCCESS) {
+			out_flush(&r->out);
+			fprintf(stderr, "%s\n", s->err[0] ? s->err : "error reading events");
+			rc = 1;
+			break;
+		}
+		if (progress && r->total % 10000 == 9999)
+			print_progress(h, 0);
+		n = handle_event(r, s, &e);
+		if (n < 0) {
+			out_flush(&r->out);
+			if (r->err[0])
+				fprintf(stderr, "%s\n", r->err);
+			rc = 1;
+			r->stop = 1;
+			break;
+		}
+		if (n == 1) {
+			r->stop = 1;
+			break;
+		}
+	}
+	if (progress) {
+		fputs("\r\r", stderr);
+		print_progress(h, 1);
+	}
+	out_flush(&r->out);
+	if (r->chisels && chisel_capture_end(r->chisels, r->err, sizeof(r->err)) < 0) {
+		fprintf(stderr, "%s\n", r->err);
+		rc = 1;
+	}
+	fflush(stdout);
+	if (r->w.d && writer_close(&r->w))
+		rc = 1;
+	if (r->o->verbose || s->is_live) {
+		struct scap_stats st = { 0 };
+
+		if (h->ops->get_stats)
+			h->ops->get_stats(h, &st);
+		if (r->o->verbose) {
+			double cpu = (double)clock() / CLOCKS_PER_SEC;
+
+			fprintf(stderr, "Driver Events:%llu\nDriver Drops:%llu\nSuppressed by Comm:%llu\n",
+				(unsigned long long)st.n_evts, (unsigned long long)st.n_drops,
+				(unsigned long long)st.n_suppressed);
+			fprintf(stderr, "Elapsed time: %.3lf, Captured Events: %llu, %.2lf eps\n", cpu,
+				(unsigned long long)r->total, cpu > 0 ? (double)r->total / cpu : 0.0);
+		} else if (st.n_drops) {
+			fprintf(stderr, "Driver Drops:%llu\n", (unsigned long long)st.n_drops);
+		}
+	}
+	sinsp_close(s);
+	return rc;
+}
+
+static int setup_chisels(struct run *r)
+{
+	struct cli_opts *o = r->o;
+	struct chisel_host host = { 0 };
+
+	if (!o->nchisels)
+		return 0;
+	r->chisels = chisel_runtime_new(NULL, r->err, sizeof(r->err));
+	if (!r->chisels)
+		return -1;
+	host.filter = o->filter;
+	host.evtsource = o->ninputs ? o->inputs[0] : NULL;
+	host.is_live = o->ninputs == 0;
+	host.print_container = o->print_container;
+	host.json = o->json;
+	host.user_buffer_format = o->json || g_render_opts.bufmode != RB_DOTS;
+	chisel_set_host(r->chisels, &host);
+	for (int i = 0; i < o->nchisels; i++)
+		if (chisel_load(r->chisels, o->chisels[i].name, o->chisels[i].args, r->err,
+				sizeof(r->err)) < 0)
+			return -1;
+	if (chisel_init(r->chisels, r->err, sizeof(r->err)) < 0)
+		return -1;
+	if (chisel_global_filter(r->chisels) && !o->filter)
+		o->filter = strdup(chisel_global_filter(r->chisels));
+	return 0;
+}
+
+int run_capture(struct cli_opts *o)
+{
+	static struct run r;
+	const char *fmt = o->format;
+	int status = 0;
+
+	r.o = o;
+	r.out.unbuffered = o->unbuffered;
+	if (!fmt)
+		fmt = isatty(STDOUT_FILENO) && !o->json ? TTY_FORMAT : DEFAULT_FORMAT;
+	r.fmt = formatter_new(fmt, r.err, sizeof(r.err));
+	if (!r.fmt) {
+		fprintf(stderr, "%s\n", r.err);
+		return 1;
+	}
+	if (setup_chisels(&r) < 0) {
+		fprintf(stderr, "%s\n", r.err);
+		return 1;
+	}
+	if (o->filter && *o->filter) {
+		r.flt = filter_compile(o->filter, r.err, sizeof(r.err));
+		if (!r.flt) {
+			fprintf(stderr, "%s\n", r.err);
+			return 1;
+		}
+	}
+	if (o->summary) {
+		r.sm = calloc(1, sizeof(*r.sm));
+		if (!r.sm)
+			return 1;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGPIPE, SIG_IGN);
+
+	if (o->ninputs == 0) {
+		struct scap_live_opts lo = { 0 };
+		char err[SCAP_ERRBUF_SIZE] = "";
+		struct scap *h;
+
+		if (o->progress) {
+			fprintf(stderr, "the -P flag cannot be used with live captures.\n");
+			return 1;
+		}
+		lo.driver = (enum scap_live_driver)o->driver;
+		lo.snaplen = o->snaplen;
+		lo.skip_self = !o->debug;
+		h = scap_open_live(&lo, err);
+		if (!h) {
+			fprintf(stderr, "%s\n", err[0] ? err : "cannot open the live capture");
+			return 1;
+		}
+		status = run_source(&r, h);
+	}
+	for (int i = 0; i < o->ninputs && !r.stop && !g_stop; i++) {
+		char err[SCAP_ERRBUF_SIZE] = "";
+		struct scap *h = scap_open_file(o->inputs[i], err);
+
+		if (!h) {
+			out_flush(&r.out);
+			fprintf(stderr, "%s\n", err[0] ? err : "can't open file");
+			status = 1;
+			break;
+		}
+		status = run_source(&r, h);
+		if (status)
+			break;
+	}
+	if (strchr(fmt, '\x1b') && !o->json && !o->quiet && !r.chisels)
+		fputs("\x1b[00m", stdout);
+	if (r.sm)
+		print_summary(stdout, r.sm);
+	fflush(stdout);
+	formatter_free(r.fmt);
+	if (r.flt)
+		filter_free(r.flt);
+	if (r.chisels)
+		chisel_runtime_free(r.chisels);
+	sb_free(&r.out.buf);
+	free(r.sm);
+	return status;
+}

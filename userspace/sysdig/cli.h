@@ -1,0 +1,58 @@
+/*
+ * cli.h - shared declarations of the sysdig command line tool: the parsed
+ * options (main.c), the listings that take no input (list.c) and the
+ * capture loop (capture.c).
+ */
+#ifndef SYSDIG_CLI_H
+#define SYSDIG_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define SYSDIG_VERSION "0.29.3"
+#define MAX_INPUTS 64
+#define MAX_CHISELS 32
+
+struct cli_chisel {
+	const char *name;
+	const char *args;	/* NULL when none */
+};
+
+struct cli_opts {
+	const char *inputs[MAX_INPUTS];	/* -r, in order */
+	int ninputs;
+	const char *write_path;		/* -w */
+	int compress;			/* -z */
+	int fatfile;			/* -F */
+	int64_t file_size_mb;		/* -C */
+	int64_t rotate_secs;		/* -G */
+	int64_t file_limit;		/* -W */
+	int64_t events_per_file;	/* -e */
+	char *format;			/* -p (escaped), NULL: default */
+	int print_container;		/* -pc */
+	char *filter;			/* trailing words */
+	int display_filter;		/* -d */
+	int debug;			/* -D */
+	int quiet;			/* -q */
+	int summary;			/* -S */
+	int verbose;			/* -v */
+	int progress;			/* -P */
+	int json;			/* -j */
+	uint64_t max_events;		/* -n, 0: none */
+	uint64_t max_secs;		/* -M, 0: none */
+	uint32_t snaplen;		/* -s */
+	int driver;			/* enum scap_live_driver */
+	int unbuffered;
+	struct cli_chisel chisels[MAX_CHISELS];
+	int nchisels;
+};
+
+/* list.c */
+void list_fields(FILE *out, int verbose, int markdown);
+void list_events(FILE *out);
+void print_help(FILE *out);
+
+/* capture.c: runs the whole capture; returns the exit status */
+int run_capture(struct cli_opts *o);
+
+#endif

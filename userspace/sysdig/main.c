@@ -1,0 +1,299 @@
+/*
+ * main.c - sysdig command line: option parsing (sysdig 0.29.3 compatible,
+ * spec/cli_output.md), listing commands, then the capture (capture.c).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "chisel.h"
+#include "cli.h"
+#include "format.h"
+#include "render.h"
+#include "scap.h"
+
+#define DEFAULT_FORMAT "*%evt.num %evt.outputtime %evt.cpu %proc.name (%thread.tid) %evt.dir %evt.type %evt.info"
+#define PC_FORMAT "*%evt.num %evt.outputtime %evt.cpu %container.name (%container.id) %proc.name (%thread.tid:%thread.vtid) %evt.dir %evt.type %evt.info"
+
+enum {
+	OPT_LIST_MARKDOWN = 1000,
+	OPT_VERSION,
+	OPT_LIBS_VERSION,
+	OPT_UNBUFFERED,
+	OPT_KMOD,
+	OPT_IGNORED_ARG,
+	OPT_IGNORED,
+};
+
+static const struct option g_long_opts[] = {
+	{ "print-ascii", no_argument, 0, 'A' },
+	{ "print-base64", no_argument, 0, 'b' },
+	{ "bpf", optional_argument, 0, 'B' },
+	{ "kmod", no_argument, 0, OPT_KMOD },
+	{ "chisel", required_argument, 0, 'c' },
+	{ "list-chisels", no_argument, 0, 'l' + 256 },
+	{ "file-size", required_argument, 0, 'C' },
+	{ "displayflt", no_argument, 0, 'd' },
+	{ "debug", no_argument, 0, 'D' },
+	{ "exclude-users", no_argument, 0, 'E' },
+	{ "event-limit", required_argument, 0, 'e' },
+	{ "fatfile", no_argument, 0, 'F' },
+	{ "seconds", required_argument, 0, 'G' },
+	{ "help", no_argument, 0, 'h' },
+	{ "chisel-info", required_argument, 0, 'i' },
+	{ "json", no_argument, 0, 'j' },
+	{ "list", no_argument, 0, 'l' },
+	{ "list-events", no_argument, 0, 'L' },
+	{ "list-markdown", no_argument, 0, OPT_LIST_MARKDOWN },
+	{ "numevents", required_argument, 0, 'n' },
+	{ "progress", no_argument, 0, 'P' },
+	{ "print", required_argument, 0, 'p' },
+	{ "quiet", no_argument, 0, 'q' },
+	{ "resolve-ports", no_argument, 0, 'R' },
+	{ "read", required_argument, 0, 'r' },
+	{ "snaplen", required_argument, 0, 's' },
+	{ "summary", no_argument, 0, 'S' },
+	{ "timetype", required_argument, 0, 't' },
+	{ "force-tracers-capture", no_argument, 0, 'T' },
+	{ "suppress-comm", required_argument, 0, 'U' },
+	{ "verbose", no_argument, 0, 'v' },
+	{ "limit", required_argument, 0, 'W' },
+	{ "write", required_argument, 0, 'w' },
+	{ "print-hex", no_argument, 0, 'x' },
+	{ "print-hex-ascii", no_argument, 0, 'X' },
+	{ "compress", no_argument, 0, 'z' },
+	{ "version", no_argument, 0, OPT_VERSION },
+	{ "libs-version", no_argument, 0, OPT_LIBS_VERSION },
+	{ "unbuffered", no_argument, 0, OPT_UNBUFFERED },
+	{ "page-faults", no_argument, 0, OPT_IGNORED },
+	{ "large-environment", no_argument, 0, OPT_IGNORED },
+	{ "filter-proclist", no_argument, 0, OPT_IGNORED },
+	{ "cri", required_argument, 0, OPT_IGNORED_ARG },
+	{ "cri-timeout", required_argument, 0, OPT_IGNORED_ARG },
+	{ "node-name", required_argument, 0, OPT_IGNORED_ARG },
+	{ "log-level", required_argument, 0, OPT_IGNORED_ARG },
+	{ "plugin-config-file", required_argument, 0, OPT_IGNORED_ARG },
+	{ 0, 0, 0, 0 },
+};
+
+static int die(const char *msg)
+{
+	fprintf(stderr, "%s\n", msg);
+	return 1;
+}
+
+/* strict integer parse; 0 on success */
+static int parse_int(const char *s, int64_t *out)
+{
+	char *end;
+	long long v;
+
+	if (!s || !*s)
+		return -1;
+	v = strtoll(s, &end, 10);
+	if (*end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int set_bufmode(enum render_bufmode m, int *set, int quirk_exit0)
+{
+	if (*set) {
+		fprintf(stderr, "you cannot specify more than one output format\n");
+		exit(quirk_exit0 ? 0 : 1);
+	}
+	*set = 1;
+	g_render_opts.bufmode = m;
+	return 0;
+}
+
+/* join words with single spaces (malloc'd), NULL when there are none */
+static char *join_words(char **w, int n)
+{
+	size_t len = 0;
+	char *s;
+
+	if (n <= 0)
+		return NULL;
+	for (int i = 0; i < n; i++)
+		len += strlen(w[i]) + 1;
+	s = malloc(len + 1);
+	if (!s)
+		return NULL;
+	s[0] = 0;
+	for (int i = 0; i < n; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, w[i]);
+	}
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	static struct cli_opts o;
+	int bufmode_set = 0, list = 0, list_md = 0, list_ev = 0, list_chisels = 0;
+	const char *chisel_info = NULL;
+	char *format = NULL;
+	int c;
+
+	o.snaplen = 80;
+	o.driver = SCAP_DRIVER_AUTO;
+	opterr = 1;
+	while ((c = getopt_long(argc, argv, "AbB::c:C:dDEe:FG:hH:I:i:jk:K:lLm:M:n:N:Pp:qRr:Ss:t:TU:uvW:w:xXz",
+				g_long_opts, NULL)) != -1) {
+		int64_t v;
+
+		switch (c) {
+		case 'A': set_bufmode(RB_ASCII, &bufmode_set, 1); break;
+		case 'b': set_bufmode(RB_BASE64, &bufmode_set, 1); break;
+		case 'x': set_bufmode(RB_HEX, &bufmode_set, 0); break;
+		case 'X': set_bufmode(RB_HEXASCII, &bufmode_set, 0); break;
+		case 'B': o.driver = SCAP_DRIVER_BPF; break;
+		case OPT_KMOD: o.driver = SCAP_DRIVER_KMOD; break;
+		case 'c':
+			if (strcmp(optarg, "l") == 0) {
+				list_chisels = 1;
+				break;
+			}
+			if (o.nchisels >= MAX_CHISELS)
+				return die("too many chisels");
+			/* its argument string is taken from the remaining words */
+			o.chisels[o.nchisels++].name = optarg;
+			break;
+		case 'l' + 256: list_chisels = 1; break;
+		case 'C':
+			if (parse_int(optarg, &v) || v <= 0)
+				return die("invalid file size");
+			o.file_size_mb = v;
+			break;
+		case 'G':
+			if (parse_int(optarg, &v) || v <= 0)
+				return die("invalid duration");
+			o.rotate_secs = v;
+			break;
+		case 'W':
+			if (parse_int(optarg, &v) || v <= 0)
+				return die("invalid limit");
+			o.file_limit = v;
+			break;
+		case 'e':
+			if (parse_int(optarg, &v) || v <= 0)
+				return die("invalid event limit");
+			o.events_per_file = v;
+			break;
+		case 'd': o.display_filter = 1; break;
+		case 'D': o.debug = 1; break;
+		case 'E': case 'T': case 'u': case 'H': case 'I': case 'k': case 'K': case 'm':
+		case 'N': case 'U': case OPT_IGNORED: case OPT_IGNORED_ARG:
+			break;
+		case 'F': o.fatfile = 1; break;
+		case 'h': print_help(stdout); return 0;
+		case 'i': chisel_info = optarg; break;
+		case 'j': o.json = 1; break;
+		case 'l': list = 1; break;
+		case 'L': list_ev = 1; break;
+		case OPT_LIST_MARKDOWN: list_md = 1; break;
+		case 'M':
+			if (parse_int(optarg, &v) || v <= 0)
+				return die("invalid -M argument");
+			o.max_secs = (uint64_t)v;
+			break;
+		case 'n':
+			if (parse_int(optarg, &v) || v <= 0)
+				return die("can't parse the -n argument, make sure it's a number");
+			o.max_events = (uint64_t)v;
+			break;
+		case 'P': o.progress = 1; break;
+		case 'p':
+			if (!strcmp(optarg, "p")) {
+				puts(DEFAULT_FORMAT);
+				return 0;
+			}
+			if (!strcmp(optarg, "c") || !strcmp(optarg, "container") || !strcmp(optarg, "k") ||
+			    !strcmp(optarg, "kubernetes") || !strcmp(optarg, "m") || !strcmp(optarg, "mesos")) {
+				o.print_container = 1;
+				format = NULL;
+				break;
+			}
+			format = optarg;
+			break;
+		case 'q': o.quiet = 1; break;
+		case 'R': g_render_opts.resolve_ports = 1; break;
+		case 'r':
+			if (o.ninputs >= MAX_INPUTS)
+				return die("too many input files");
+			o.inputs[o.ninputs++] = optarg;
+			break;
+		case 's':
+			if (parse_int(optarg, &v) || v <= 0)
+				return die("invalid snaplen");
+			o.snaplen = (uint32_t)v;
+			break;
+		case 'S': o.summary = 1; break;
+		case 't':
+			if (strlen(optarg) != 1 || !strchr("hardD", optarg[0]))
+				return die("invalid modifier for flag -t");
+			g_render_opts.timemode = optarg[0];
+			break;
+		case 'v': o.verbose = 1; break;
+		case 'w': o.write_path = optarg; break;
+		case 'z': o.compress = 1; break;
+		case OPT_VERSION: printf("sysdig version %s\n", SYSDIG_VERSION); return 0;
+		case OPT_LIBS_VERSION:
+			fputs("falcosecurity/libs version 0.1.1dev+git20220316.e5c53d64", stdout);
+			return 0;
+		case OPT_UNBUFFERED: o.unbuffered = 1; break;
+		default:
+			return 1;	/* getopt printed the message */
+		}
+	}
+	if (list || list_md) {
+		list_fields(stdout, o.verbose, list_md);
+		return 0;
+	}
+	if (list_ev) {
+		list_events(stdout);
+		return 0;
+	}
+	if (list_chisels)
+		return chisel_list(stdout) < 0 ? 1 : 0;
+	if (chisel_info)
+		return chisel_describe(stdout, chisel_info) < 0 ? 1 : 0;
+
+	/* the remaining words: chisel arguments, then the filter */
+	char **words = argv + optind;
+	int nwords = argc - optind;
+	int first = 0;
+
+	for (int i = 0; i < o.nchisels; i++) {
+		char err[512] = "";
+		char *rest = join_words(words + first, nwords - first);
+		int r = chisel_consumes_next(o.chisels[i].name, first < nwords ? words[first] : NULL,
+					     rest ? rest : "", err, sizeof(err));
+
+		free(rest);
+		if (r < 0)
+			return die(err[0] ? err : "invalid chisel arguments");
+		o.chisels[i].args = NULL;
+		if (r == 1)
+			o.chisels[i].args = words[first++];
+	}
+	o.filter = join_words(words + first, nwords - first);
+
+	if (o.write_path)
+		o.quiet = 1;
+	if (o.nchisels == 0 && !o.verbose)
+		g_render_opts.truncate = 1;
+	else
+		g_render_opts.truncate = 0;
+	g_render_opts.json = o.json;
+	if (o.print_container && !format) {
+		o.format = strdup(PC_FORMAT);
+	} else if (format) {
+		o.format = strdup(format);
+		format_unescape(o.format);
+	}
+	return run_capture(&o);
+}
