@@ -1,0 +1,109 @@
+/*
+ * kmod_workload.c - deterministic syscall workload for the kmod VM test.
+ *
+ * Each step uses a known file, size or address so the rig can check the
+ * captured parameters exactly (vm_check.sh): open/write/read/close of
+ * /tmp/kmodwl.txt (13 bytes), openat of a missing path (ENOENT), a pipe with
+ * 5 bytes, fork + execve of /bin/true, a TCP exchange on 127.0.0.1:PORT.
+ * usage: kmod_workload [port]   (default 5555)
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define WL_FILE "/tmp/kmodwl.txt"
+#define WL_TEXT "hello kmod!!\n"	/* 13 bytes */
+
+static int fail(const char *what)
+{
+	perror(what);
+	return 1;
+}
+
+static int file_step(void)
+{
+	char buf[64];
+	int fd = open(WL_FILE, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+
+	if (fd < 0 || write(fd, WL_TEXT, 13) != 13)
+		return fail("write " WL_FILE);
+	close(fd);
+	fd = open(WL_FILE, O_RDONLY);
+	if (fd < 0 || read(fd, buf, sizeof(buf)) != 13)
+		return fail("read " WL_FILE);
+	close(fd);
+	if (openat(AT_FDCWD, "/nonexistent/kmod_missing", O_RDONLY) >= 0)
+		return fail("openat missing");
+	return 0;
+}
+
+static int pipe_step(void)
+{
+	int p[2];
+	char buf[8];
+
+	if (pipe(p) || write(p[1], "pipe!", 5) != 5 || read(p[0], buf, 8) != 5)
+		return fail("pipe");
+	close(p[0]);
+	close(p[1]);
+	return 0;
+}
+
+static int exec_step(void)
+{
+	int st;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return fail("fork");
+	if (pid == 0) {
+		char *argv[] = { "true", "kmodarg", NULL };
+
+		execve("/bin/true", argv, (char *[]){ NULL });
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+		return fail("exec /bin/true");
+	return 0;
+}
+
+static int tcp_step(int port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
+	int one = 1, ls, cs, as;
+	char buf[16];
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ls = socket(AF_INET, SOCK_STREAM, 0);
+	setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (ls < 0 || bind(ls, (struct sockaddr *)&a, sizeof(a)) || listen(ls, 4))
+		return fail("tcp listen");
+	cs = socket(AF_INET, SOCK_STREAM, 0);
+	if (cs < 0 || connect(cs, (struct sockaddr *)&a, sizeof(a)))
+		return fail("tcp connect");
+	as = accept(ls, NULL, NULL);
+	if (as < 0 || sendto(cs, "ping", 4, 0, NULL, 0) != 4 ||
+	    recvfrom(as, buf, sizeof(buf), 0, NULL, NULL) != 4)
+		return fail("tcp exchange");
+	close(as);
+	close(cs);
+	close(ls);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int port = argc > 1 ? atoi(argv[1]) : 5555;
+
+	if (file_step() || pipe_step() || exec_step() || tcp_step(port))
+		return 1;
+	printf("workload done\n");
+	return 0;
+}

@@ -1,0 +1,285 @@
+/*
+ * kmod_engine.c - libscap live engine for the sysdigc kernel module.
+ *
+ * Opens /dev/sysdigc0..N-1 (one per CPU), maps each ring (kmod_abi.h:
+ * info page + data), configures snaplen / event mask / self-skip through
+ * ioctls and starts the capture.  next() returns the oldest event among the
+ * CPU ring heads, pointing straight into the mapped ring; the ring tail is
+ * advanced only on the following call, so the event stays valid until then.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+#include "scap.h"
+#include "scap_kmod.h"
+#include "kmod_abi.h"
+
+#define KMOD_MAX_CPUS 1024
+#define KMOD_POLL_NS 1000000	/* sleep when every ring is empty */
+
+struct kmod_cpu {
+	int fd;
+	uint8_t *map;
+	size_t map_len;
+	volatile struct kmod_ring_info *info;
+	const uint8_t *data;
+	uint64_t size;
+};
+
+struct kmod_engine {
+	struct kmod_cpu *cpus;
+	unsigned ncpus;
+	int last;		/* cpu whose event was returned last, or -1 */
+	uint64_t last_alen;
+};
+
+static void seterr(char *err, const char *fmt, const char *a, int e)
+{
+	snprintf(err, SCAP_ERRBUF_SIZE, fmt, a, strerror(e));
+}
+
+int scap_kmod_available(void)
+{
+	return access(KMOD_DEV_PREFIX "0", F_OK) == 0;
+}
+
+static int open_error(const char *path, int e, char *err)
+{
+	if (e == ENOENT || e == ENXIO || e == ENODEV)
+		seterr(err, "kmod: %s: %s (is the sysdigc module loaded?)", path, e);
+	else if (e == EPERM || e == EACCES)
+		seterr(err, "kmod: %s: %s (capture needs root)", path, e);
+	else if (e == EBUSY)
+		seterr(err, "kmod: %s: %s (another capture is using the driver)", path, e);
+	else
+		seterr(err, "kmod: %s: %s", path, e);
+	return -1;
+}
+
+static int map_cpu(struct kmod_cpu *c, const char *path, char *err)
+{
+	void *p = mmap(NULL, KMOD_INFO_SIZE, PROT_READ, MAP_SHARED, c->fd, 0);
+	uint64_t size;
+
+	if (p == MAP_FAILED) {
+		seterr(err, "kmod: mmap %s: %s", path, errno);
+		return -1;
+	}
+	size = ((struct kmod_ring_info *)p)->size;
+	munmap(p, KMOD_INFO_SIZE);
+	c->map_len = KMOD_INFO_SIZE + size;
+	p = mmap(NULL, c->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, c->fd, 0);
+	if (p == MAP_FAILED) {
+		seterr(err, "kmod: mmap %s: %s", path, errno);
+		return -1;
+	}
+	c->map = p;
+	c->info = p;
+	c->data = c->map + KMOD_INFO_SIZE;
+	c->size = size;
+	return 0;
+}
+
+static int configure(struct kmod_engine *k, const struct scap_live_opts *o, char *err)
+{
+	uint32_t snaplen = o && o->snaplen ? o->snaplen : 80;
+	int32_t self = o && o->skip_self ? (int32_t)getpid() : 0;
+	struct kmod_mask mask;
+	int fd = k->cpus[0].fd;
+
+	memset(&mask, 1, sizeof(mask));
+	if (o && o->syscall_mask)
+		for (unsigned i = 0; i < PPM_EVENT_MAX; i++)
+			mask.events[i] = o->syscall_mask[i] ? 1 : 0;
+	if (ioctl(fd, KMOD_IOC_SET_SNAPLEN, &snaplen) ||
+	    ioctl(fd, KMOD_IOC_SET_MASK, &mask) ||
+	    ioctl(fd, KMOD_IOC_SKIP_TGID, &self) ||
+	    ioctl(fd, KMOD_IOC_START)) {
+		seterr(err, "kmod: configuring %s: %s", KMOD_DEV_PREFIX "0", errno);
+		return -1;
+	}
+	return 0;
+}
+
+static void kmod_release_all(struct kmod_engine *k)
+{
+	for (unsigned i = 0; i < k->ncpus; i++) {
+		struct kmod_cpu *c = &k->cpus[i];
+
+		if (i == 0 && c->fd >= 0)
+			ioctl(c->fd, KMOD_IOC_STOP);
+		if (c->map)
+			munmap(c->map, c->map_len);
+		if (c->fd >= 0)
+			close(c->fd);
+	}
+	free(k->cpus);
+	free(k);
+}
+
+static void kmod_close(struct scap *h)
+{
+	if (h->engine)
+		kmod_release_all(h->engine);
+	h->engine = NULL;
+}
+
+/* event at the tail of c, or NULL if the ring is empty */
+static const uint8_t *ring_peek(struct kmod_cpu *c)
+{
+	uint64_t head = __atomic_load_n(&c->info->head, __ATOMIC_ACQUIRE);
+	uint64_t tail = c->info->tail;
+	uint32_t len;
+
+	while (tail != head) {
+		if (c->size - tail < KMOD_WRAP_MIN) {
+			tail = 0;
+		} else {
+			memcpy(&len, c->data + tail + 16, 4);
+			if (len != 0)
+				return c->data + tail;
+			tail = 0;
+		}
+		__atomic_store_n(&c->info->tail, tail, __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+static void ring_advance(struct kmod_cpu *c, uint64_t alen)
+{
+	uint64_t tail = c->info->tail + alen;
+
+	if (tail >= c->size)
+		tail = 0;
+	__atomic_store_n(&c->info->tail, tail, __ATOMIC_RELEASE);
+}
+
+static int kmod_next(struct scap *h, struct scap_evt *evt)
+{
+	struct kmod_engine *k = h->engine;
+	const uint8_t *best = NULL;
+	uint64_t best_ts = 0;
+	int best_cpu = -1;
+
+	if (k->last >= 0)
+		ring_advance(&k->cpus[k->last], k->last_alen);
+	k->last = -1;
+	for (unsigned i = 0; i < k->ncpus; i++) {
+		const uint8_t *e = ring_peek(&k->cpus[i]);
+		uint64_t ts;
+
+		if (!e)
+			continue;
+		memcpy(&ts, e, 8);
+		if (!best || ts < best_ts) {
+			best = e;
+			best_ts = ts;
+			best_cpu = (int)i;
+		}
+	}
+	if (!best) {
+		struct timespec t = { 0, KMOD_POLL_NS };
+
+		nanosleep(&t, NULL);
+		return SCAP_TIMEOUT;
+	}
+	memset(evt, 0, sizeof(*evt));
+	evt->data = best;
+	memcpy(&evt->len, best + 16, 4);
+	evt->ts = best_ts;
+	memcpy(&evt->tid, best + 8, 8);
+	memcpy(&evt->type, best + 20, 2);
+	evt->cpuid = (uint16_t)best_cpu;
+	k->last = best_cpu;
+	k->last_alen = (evt->len + KMOD_EVT_ALIGN - 1) & ~(uint64_t)(KMOD_EVT_ALIGN - 1);
+	if (evt->len < PPM_EVT_HDR_LEN || evt->len > k->cpus[best_cpu].size ||
+	    scap_decode_params(evt)) {
+		snprintf(h->err, SCAP_ERRBUF_SIZE, "kmod: corrupted event on cpu %d (len %u)",
+			 best_cpu, evt->len);
+		return SCAP_FAILURE;
+	}
+	return SCAP_SUCCESS;
+}
+
+static int kmod_get_stats(struct scap *h, struct scap_stats *st)
+{
+	struct kmod_engine *k = h->engine;
+
+	memset(st, 0, sizeof(*st));
+	for (unsigned i = 0; i < k->ncpus; i++) {
+		struct kmod_stats s;
+
+		if (ioctl(k->cpus[i].fd, KMOD_IOC_GET_STATS, &s))
+			return SCAP_FAILURE;
+		st->n_evts += s.n_seen;
+		st->n_drops += s.n_drops_buffer + s.n_drops_fault;
+		st->n_drops_buffer += s.n_drops_buffer;
+	}
+	return SCAP_SUCCESS;
+}
+
+static double kmod_progress(struct scap *h)
+{
+	(void)h;
+	return -1;
+}
+
+static const struct scap_engine_ops kmod_ops = {
+	.name = "kmod",
+	.next = kmod_next,
+	.get_stats = kmod_get_stats,
+	.progress = kmod_progress,
+	.close = kmod_close,
+};
+
+static int open_cpus(struct kmod_engine *k, char *err)
+{
+	char path[64];
+
+	for (unsigned i = 0; i < KMOD_MAX_CPUS; i++) {
+		struct kmod_cpu *c = &k->cpus[i];
+
+		snprintf(path, sizeof(path), KMOD_DEV_PREFIX "%u", i);
+		c->fd = open(path, O_RDWR | O_CLOEXEC);
+		if (c->fd < 0) {
+			if (errno == ENOENT && i > 0)
+				return 0;
+			return open_error(path, errno, err);
+		}
+		k->ncpus++;
+		if (map_cpu(c, path, err))
+			return -1;
+	}
+	return 0;
+}
+
+struct scap *scap_open_kmod(const struct scap_live_opts *opts, char *err)
+{
+	struct kmod_engine *k = calloc(1, sizeof(*k));
+	struct scap *h = calloc(1, sizeof(*h));
+
+	if (!k || !h || !(k->cpus = calloc(KMOD_MAX_CPUS, sizeof(*k->cpus)))) {
+		snprintf(err, SCAP_ERRBUF_SIZE, "kmod: out of memory");
+		free(h);
+		if (k)
+			free(k->cpus);
+		free(k);
+		return NULL;
+	}
+	k->last = -1;
+	if (open_cpus(k, err) || configure(k, opts, err)) {
+		kmod_release_all(k);
+		free(h);
+		return NULL;
+	}
+	h->ops = &kmod_ops;
+	h->engine = k;
+	return h;
+}
