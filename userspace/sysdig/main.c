@@ -138,6 +138,7 @@ int main(int argc, char **argv)
 	char *format = NULL;
 	int c;
 
+	argv[0] = "sysdig";	/* getopt messages read "sysdig: ..." */
 	o.snaplen = 80;
 	o.driver = SCAP_DRIVER_AUTO;
 	opterr = 1;
