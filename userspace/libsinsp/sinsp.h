@@ -59,6 +59,12 @@ struct sinsp_threadinfo {
 	uint64_t prevevent_ts;	/* for evt.latency etc. */
 	uint32_t nchildren;
 	int closed;
+	/* additions (state engine) */
+	uint16_t last_enter_cpuid;
+	uint16_t stored_type;	/* type of the enter libsinsp would have stored */
+	uint32_t tty;
+	uint64_t latency;	/* exit ts - enter ts of the last syscall */
+	uint64_t last_latency_entertime;
 };
 
 /* Context of the event returned by sinsp_next(). */
@@ -78,6 +84,7 @@ struct sinsp_evt {
 };
 
 struct sinsp_threadtable;
+struct fd_pool;
 
 struct sinsp {
 	struct scap *scap;
@@ -92,6 +99,8 @@ struct sinsp {
 	char err[SCAP_ERRBUF_SIZE];
 	/* users and groups for uid/gid rendering */
 	const struct scap_metadata *meta;
+	/* additions (state engine) */
+	struct fd_pool *fd_pool;	/* recycled fd entries */
 };
 
 /* open: takes ownership of the scap handle and loads its metadata */
@@ -116,6 +125,10 @@ void sinsp_foreach_fd(struct sinsp_fdtable *ft, int (*cb)(struct sinsp_fdinfo *f
 
 /* the fd type letter as in "<f>" (fd.typechar) */
 char sinsp_fd_typechar(const struct sinsp_fdinfo *fd);
+/* libsinsp get_l4proto(): SCAP_L4_NA for sockets without a role yet (so
+ * "<4>" after socket()), the server proto for server sockets.  Server
+ * sockets keep their address in sip/sport. */
+uint8_t sinsp_fd_l4proto(const struct sinsp_fdinfo *fd);
 
 /* users / groups from the metadata; NULL when unknown */
 const char *sinsp_user_name(struct sinsp *s, uint32_t uid);

@@ -1,0 +1,631 @@
+/*
+ * fds.c - fd tables of the libsinsp state engine, and how fds are named.
+ *
+ * Holds the int64-keyed hash map used by both the thread table and the fd
+ * tables, the fd table itself (entries recycled through a per-sinsp pool so
+ * that opening files allocates nothing in the steady state), the conversion
+ * of /proc-snapshot fds (scap metadata) into sinsp_fdinfo, the fd naming
+ * rules of libsinsp e5c53d64 (tuples, server addresses, sanitized paths,
+ * concatenate_paths) and the public fd helpers of sinsp.h.
+ */
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "sinsp_int.h"
+
+/* ------------------------------------------------------------------ */
+/* int64 -> pointer map                                                */
+
+static uint32_t slot_of(int64_t key, uint32_t cap)
+{
+	uint64_t h = (uint64_t)key * 0x9E3779B97F4A7C15ull;
+
+	return (uint32_t)(h >> 32) & (cap - 1);
+}
+
+void *i64map_get(const struct i64map *m, int64_t key)
+{
+	uint32_t i;
+
+	if (!m->cap)
+		return NULL;
+	for (i = slot_of(key, m->cap); m->vals[i]; i = (i + 1) & (m->cap - 1))
+		if (m->keys[i] == key)
+			return m->vals[i];
+	return NULL;
+}
+
+static int i64map_grow(struct i64map *m)
+{
+	struct i64map n;
+	uint32_t i;
+
+	n.cap = m->cap ? m->cap * 2 : 16;
+	n.count = 0;
+	n.keys = malloc(sizeof(*n.keys) * n.cap);
+	n.vals = calloc(n.cap, sizeof(*n.vals));
+	if (!n.keys || !n.vals) {
+		free(n.keys);
+		free(n.vals);
+		return -1;
+	}
+	for (i = 0; i < m->cap; i++)
+		if (m->vals[i])
+			i64map_put(&n, m->keys[i], m->vals[i]);
+	free(m->keys);
+	free(m->vals);
+	*m = n;
+	return 0;
+}
+
+int i64map_put(struct i64map *m, int64_t key, void *val)
+{
+	uint32_t i;
+
+	if ((m->count + 1) * 4 > m->cap * 3 && i64map_grow(m))
+		return -1;
+	for (i = slot_of(key, m->cap); m->vals[i]; i = (i + 1) & (m->cap - 1)) {
+		if (m->keys[i] == key) {
+			m->vals[i] = val;
+			return 0;
+		}
+	}
+	m->keys[i] = key;
+	m->vals[i] = val;
+	m->count++;
+	return 0;
+}
+
+void *i64map_del(struct i64map *m, int64_t key)
+{
+	uint32_t i, j, k, mask = m->cap - 1;
+	void *val;
+
+	if (!m->cap)
+		return NULL;
+	for (i = slot_of(key, m->cap); m->vals[i]; i = (i + 1) & mask)
+		if (m->keys[i] == key)
+			break;
+	if (!m->vals[i])
+		return NULL;
+	val = m->vals[i];
+	/* backward-shift deletion keeps probe chains intact */
+	for (j = (i + 1) & mask; m->vals[j]; j = (j + 1) & mask) {
+		k = slot_of(m->keys[j], m->cap);
+		if ((j > i && (k <= i || k > j)) || (j < i && (k <= i && k > j))) {
+			m->keys[i] = m->keys[j];
+			m->vals[i] = m->vals[j];
+			i = j;
+		}
+	}
+	m->vals[i] = NULL;
+	m->count--;
+	return val;
+}
+
+void i64map_free(struct i64map *m)
+{
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof(*m));
+}
+
+void i64map_foreach(const struct i64map *m, int (*cb)(void *val, void *arg), void *arg)
+{
+	uint32_t i;
+
+	for (i = 0; i < m->cap; i++)
+		if (m->vals[i] && cb(m->vals[i], arg))
+			return;
+}
+
+/* ------------------------------------------------------------------ */
+/* fd entries and tables                                               */
+
+static struct fd_entry *entry_alloc(struct fd_pool *pool)
+{
+	struct fd_entry *e = pool->free_list;
+
+	if (e) {
+		pool->free_list = e->next_free;
+		return e;
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	e->name_cap = 32;
+	e->info.name = malloc(e->name_cap);
+	if (!e->info.name) {
+		free(e);
+		return NULL;
+	}
+	e->info.name[0] = 0;
+	return e;
+}
+
+static void entry_release(struct fd_pool *pool, struct fd_entry *e)
+{
+	e->next_free = pool->free_list;
+	pool->free_list = e;
+}
+
+void fd_pool_free(struct fd_pool *pool)
+{
+	struct fd_entry *e, *n;
+
+	for (e = pool->free_list; e; e = n) {
+		n = e->next_free;
+		free(e->info.name);
+		free(e);
+	}
+	pool->free_list = NULL;
+}
+
+void fdinfo_set_name(struct sinsp_fdinfo *fdi, const char *name)
+{
+	struct fd_entry *e = (struct fd_entry *)fdi;
+	size_t len = strlen(name);
+
+	if (len + 1 > e->name_cap) {
+		uint32_t cap = e->name_cap;
+		char *n;
+
+		while (cap < len + 1)
+			cap *= 2;
+		n = realloc(e->info.name, cap);
+		if (!n)
+			return;
+		e->info.name = n;
+		e->name_cap = cap;
+	}
+	memcpy(e->info.name, name, len + 1);
+}
+
+void fdinfo_init(struct sinsp_fdinfo *fdi, int32_t type)
+{
+	memset(fdi, 0, sizeof(*fdi));
+	fdi->type = type;
+	fdi->name = (char *)"";
+}
+
+struct sinsp_fdtable *fdtable_new(struct fd_pool *pool)
+{
+	struct sinsp_fdtable *ft = calloc(1, sizeof(*ft));
+
+	if (ft)
+		ft->pool = pool;
+	return ft;
+}
+
+static int release_cb(void *val, void *arg)
+{
+	entry_release(arg, val);
+	return 0;
+}
+
+void fdtable_clear(struct sinsp_fdtable *ft)
+{
+	i64map_foreach(&ft->map, release_cb, ft->pool);
+	i64map_free(&ft->map);
+}
+
+void fdtable_free(struct sinsp_fdtable *ft)
+{
+	if (!ft)
+		return;
+	fdtable_clear(ft);
+	free(ft);
+}
+
+/* copy src's public fields into the stored entry e (keeps e's name buffer) */
+static void entry_assign(struct fd_entry *e, const struct sinsp_fdinfo *src)
+{
+	char *name = e->info.name;
+
+	e->info = *src;
+	e->info.name = name;
+	fdinfo_set_name(&e->info, src->name);
+}
+
+struct sinsp_fdinfo *fdtable_add(struct sinsp_fdtable *ft, int64_t fd, const struct sinsp_fdinfo *src)
+{
+	struct fd_entry *old = i64map_get(&ft->map, fd);
+	struct fd_entry *e;
+
+	if (old && (struct sinsp_fdinfo *)old == src)
+		return &old->info;
+	e = entry_alloc(ft->pool);
+	if (!e)
+		return NULL;
+	entry_assign(e, src);
+	e->info.fd = fd;
+	e->flags = 0;
+	if (old && (old->flags & FDF_CLOSE_IN_PROGRESS)) {
+		/* an fd created between close enter and exit: keep the old one
+		 * aside so that the close exit removes it and not this one */
+		struct fd_entry *prev = i64map_get(&ft->map, SINSP_CANCELED_FD);
+
+		e->flags = FDF_CLOSE_CANCELED;
+		if (prev)
+			entry_release(ft->pool, prev);
+		i64map_put(&ft->map, SINSP_CANCELED_FD, old);
+		old = NULL;
+	}
+	if (i64map_put(&ft->map, fd, e)) {
+		entry_release(ft->pool, e);
+		return NULL;
+	}
+	if (old)
+		entry_release(ft->pool, old);
+	return &e->info;
+}
+
+void fdtable_remove(struct sinsp_fdtable *ft, int64_t fd)
+{
+	struct fd_entry *e = i64map_del(&ft->map, fd);
+
+	if (e)
+		entry_release(ft->pool, e);
+}
+
+struct copy_ctx {
+	struct sinsp_fdtable *dst;
+};
+
+static int copy_cb(void *val, void *arg)
+{
+	struct fd_entry *e = val;
+	struct sinsp_fdtable *dst = arg;
+	struct fd_entry *n = entry_alloc(dst->pool);
+
+	if (!n)
+		return 1;
+	entry_assign(n, &e->info);
+	n->flags = e->flags;
+	if (i64map_put(&dst->map, e->info.fd, n))
+		entry_release(dst->pool, n);
+	return 0;
+}
+
+void fdtable_copy(struct sinsp_fdtable *dst, const struct sinsp_fdtable *src)
+{
+	i64map_foreach(&src->map, copy_cb, dst);
+}
+
+/* ------------------------------------------------------------------ */
+/* roles, names                                                        */
+
+void fd_set_role_server(struct sinsp_fdinfo *fdi)
+{
+	fdi->is_server = 1;
+	fdi->is_role_client = 0;
+}
+
+void fd_set_role_client(struct sinsp_fdinfo *fdi)
+{
+	fdi->is_server = 0;
+	fdi->is_role_client = 1;
+}
+
+int is_ipv4_mapped(const uint8_t *a)
+{
+	static const uint8_t prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+
+	return memcmp(a, prefix, 12) == 0;
+}
+
+static void ip_str(int af, const uint8_t *ip, char *buf, size_t size)
+{
+	if (!inet_ntop(af, ip, buf, (socklen_t)size))
+		buf[0] = 0;
+}
+
+void fd_tuple_name(const struct sinsp_fdinfo *fdi, char *buf, size_t size)
+{
+	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
+	int af = (fdi->type == SCAP_FD_IPV6_SOCK || fdi->type == SCAP_FD_IPV6_SERVSOCK) ? AF_INET6 : AF_INET;
+
+	ip_str(af, fdi->sip, a, sizeof(a));
+	if (fdi->type == SCAP_FD_IPV4_SERVSOCK || fdi->type == SCAP_FD_IPV6_SERVSOCK) {
+		snprintf(buf, size, "%s:%u", a, fdi->sport);
+		return;
+	}
+	ip_str(af, fdi->dip, b, sizeof(b));
+	snprintf(buf, size, "%s:%u->%s:%u", a, fdi->sport, b, fdi->dport);
+}
+
+/* libsinsp's g_invalidchar: control characters become '.' */
+static int invalid_char(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f;
+}
+
+void copy_sanitized(char *dst, size_t size, const char *src, size_t srclen)
+{
+	size_t i;
+
+	if (!size)
+		return;
+	for (i = 0; i < srclen && i + 1 < size && src[i]; i++)
+		dst[i] = invalid_char((unsigned char)src[i]) ? '.' : src[i];
+	dst[i] = 0;
+}
+
+void render_socktuple(const uint8_t *v, uint32_t len, char *buf, size_t size)
+{
+	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
+	uint16_t sp, dp;
+
+	if (len == 0) {
+		snprintf(buf, size, "NULL");
+		return;
+	}
+	if (v[0] == PPM_AF_INET && len >= 13) {
+		memcpy(&sp, v + 5, 2);
+		memcpy(&dp, v + 11, 2);
+		ip_str(AF_INET, v + 1, a, sizeof(a));
+		ip_str(AF_INET, v + 7, b, sizeof(b));
+	} else if (v[0] == PPM_AF_INET6 && len >= 37) {
+		memcpy(&sp, v + 17, 2);
+		memcpy(&dp, v + 35, 2);
+		if (is_ipv4_mapped(v + 1) && is_ipv4_mapped(v + 19)) {
+			ip_str(AF_INET, v + 13, a, sizeof(a));
+			ip_str(AF_INET, v + 31, b, sizeof(b));
+		} else {
+			ip_str(AF_INET6, v + 1, a, sizeof(a));
+			ip_str(AF_INET6, v + 19, b, sizeof(b));
+		}
+	} else if (v[0] == PPM_AF_UNIX && len >= 17) {
+		uint64_t s, d;
+		char path[SINSP_MAX_PATH];
+
+		memcpy(&s, v + 1, 8);
+		memcpy(&d, v + 9, 8);
+		copy_sanitized(path, sizeof(path), (const char *)v + 17, len - 17);
+		snprintf(buf, size, "%" PRIx64 "->%" PRIx64 " %s", s, d, path);
+		return;
+	} else {
+		snprintf(buf, size, "family %u", v[0]);
+		return;
+	}
+	snprintf(buf, size, "%s:%u->%s:%u", a, sp, b, dp);
+}
+
+void render_sockaddr(const uint8_t *v, uint32_t len, char *buf, size_t size)
+{
+	char a[INET6_ADDRSTRLEN];
+	uint16_t port;
+
+	if (len == 0) {
+		snprintf(buf, size, "NULL");
+	} else if (v[0] == PPM_AF_INET && len >= 7) {
+		memcpy(&port, v + 5, 2);
+		ip_str(AF_INET, v + 1, a, sizeof(a));
+		snprintf(buf, size, "%s:%u", a, port);
+	} else if (v[0] == PPM_AF_INET6 && len >= 19) {
+		memcpy(&port, v + 17, 2);
+		ip_str(AF_INET6, v + 1, a, sizeof(a));
+		snprintf(buf, size, "%s:%u", a, port);
+	} else if (v[0] == PPM_AF_UNIX) {
+		copy_sanitized(buf, size, (const char *)v + 1, len - 1);
+	} else {
+		snprintf(buf, size, "family %u", v[0]);
+	}
+}
+
+/* libsinsp rewind_to_parent_path */
+static void rewind_parent(char *base, char **tc, const char **pc, int delta)
+{
+	if (*tc <= base + 1) {
+		*pc += delta;
+		return;
+	}
+	(*tc)--;
+	while (*tc >= base + 1 && *(*tc - 1) != '/')
+		(*tc)--;
+	*pc += delta;
+}
+
+/* libsinsp copy_and_sanitize_path: resolves ".", "..", "//" while copying
+ * path to target (which may already hold a prefix starting at base) */
+static void sanitize_path(char *target, char *base, const char *path, const char *end)
+{
+	char *tc = target;
+	const char *pc = path;
+
+	for (;;) {
+		if (pc >= end || *pc == 0) {
+			*tc = 0;
+			if (tc > base + 1 && *(tc - 1) == '/')
+				*(tc - 1) = 0;
+			return;
+		}
+		if (invalid_char((unsigned char)*pc)) {
+			*tc++ = '.';
+			pc++;
+		} else if (*pc == '.' && (tc == base || *(tc - 1) == '/')) {
+			char c1 = pc + 1 < end ? pc[1] : 0;
+			char c2 = pc + 2 < end && c1 ? pc[2] : 0;
+
+			if (c1 == '.' && c2 == '/')
+				rewind_parent(base, &tc, &pc, 3);
+			else if (c1 == '.' && c2 == 0)
+				rewind_parent(base, &tc, &pc, 2);
+			else if (c1 == '/')
+				pc += 2;
+			else if (c1 == 0)
+				pc++;
+			else
+				*tc++ = *pc++;
+		} else if (*pc == '/') {
+			if (tc > base && *(tc - 1) == '/')
+				pc++;
+			else
+				*tc++ = *pc++;
+		} else {
+			*tc++ = *pc++;
+		}
+	}
+}
+
+int concatenate_paths(char *target, size_t tsize, const char *p1, size_t l1, const char *p2, size_t l2)
+{
+	if (tsize < l1 + l2 + 1) {
+		snprintf(target, tsize, "/PATH_TOO_LONG");
+		return 0;
+	}
+	if (l2 != 0 && p2[0] != '/') {
+		memcpy(target, p1, l1);
+		sanitize_path(target + l1, target, p2, p2 + l2);
+		return 1;
+	}
+	target[0] = 0;
+	sanitize_path(target, target, p2, p2 + l2);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* /proc-snapshot fds                                                  */
+
+/* sinsp_threadinfo::add_fd_from_scap; the name goes to namebuf */
+void fdinfo_from_scap(struct sinsp_fdinfo *fdi, const struct scap_fdinfo *sfd, char *namebuf, size_t nbsize)
+{
+	fdinfo_init(fdi, sfd->type);
+	fdi->fd = sfd->fd;
+	fdi->ino = sfd->ino;
+	fdi->name = namebuf;
+	namebuf[0] = 0;
+	switch (sfd->type) {
+	case SCAP_FD_IPV4_SOCK:
+		memcpy(fdi->sip, &sfd->info.ipv4.sip, 4);
+		memcpy(fdi->dip, &sfd->info.ipv4.dip, 4);
+		fdi->sport = sfd->info.ipv4.sport;
+		fdi->dport = sfd->info.ipv4.dport;
+		fdi->l4proto = sfd->info.ipv4.l4proto;
+		fdi->is_socket_connected = fdi->l4proto == SCAP_L4_TCP;
+		fd_tuple_name(fdi, namebuf, nbsize);
+		break;
+	case SCAP_FD_IPV6_SOCK:
+		if (is_ipv4_mapped(sfd->info.ipv6.sip) && is_ipv4_mapped(sfd->info.ipv6.dip)) {
+			fdi->type = SCAP_FD_IPV4_SOCK;
+			memcpy(fdi->sip, sfd->info.ipv6.sip + 12, 4);
+			memcpy(fdi->dip, sfd->info.ipv6.dip + 12, 4);
+		} else {
+			memcpy(fdi->sip, sfd->info.ipv6.sip, 16);
+			memcpy(fdi->dip, sfd->info.ipv6.dip, 16);
+		}
+		fdi->sport = sfd->info.ipv6.sport;
+		fdi->dport = sfd->info.ipv6.dport;
+		fdi->l4proto = sfd->info.ipv6.l4proto;
+		fdi->is_socket_connected = fdi->l4proto == SCAP_L4_TCP;
+		fd_tuple_name(fdi, namebuf, nbsize);
+		break;
+	case SCAP_FD_IPV4_SERVSOCK:
+		memcpy(fdi->sip, &sfd->info.ipv4serv.ip, 4);
+		fdi->sport = sfd->info.ipv4serv.port;
+		fdi->l4proto = sfd->info.ipv4serv.l4proto;
+		fd_tuple_name(fdi, namebuf, nbsize);
+		break;
+	case SCAP_FD_IPV6_SERVSOCK:
+		memcpy(fdi->sip, sfd->info.ipv6serv.ip, 16);
+		fdi->sport = sfd->info.ipv6serv.port;
+		fdi->l4proto = sfd->info.ipv6serv.l4proto;
+		fd_tuple_name(fdi, namebuf, nbsize);
+		break;
+	case SCAP_FD_UNIX_SOCK:
+		fdi->unix_src = sfd->info.unix_sock.source;
+		fdi->unix_dst = sfd->info.unix_sock.destination;
+		snprintf(namebuf, nbsize, "%s", sfd->name ? sfd->name : "");
+		if (namebuf[0])
+			fd_set_role_server(fdi);
+		else
+			fd_set_role_client(fdi);
+		break;
+	case SCAP_FD_FILE_V2:
+		fdi->type = SCAP_FD_FILE;
+		fdi->open_flags = sfd->open_flags;
+		fdi->dev = sfd->dev;
+		/* fall through */
+	default:
+		snprintf(namebuf, nbsize, "%s", sfd->name ? sfd->name : "");
+		break;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* public helpers                                                      */
+
+struct sinsp_fdinfo *sinsp_fd_lookup(struct sinsp_fdtable *ft, int64_t fd)
+{
+	return ft ? i64map_get(&ft->map, fd) : NULL;
+}
+
+struct foreach_fd_ctx {
+	int (*cb)(struct sinsp_fdinfo *fd, void *arg);
+	void *arg;
+};
+
+static int foreach_fd_cb(void *val, void *arg)
+{
+	struct foreach_fd_ctx *c = arg;
+	struct sinsp_fdinfo *fdi = val;
+
+	if (fdi->fd == SINSP_CANCELED_FD)
+		return 0;
+	return c->cb(fdi, c->arg);
+}
+
+void sinsp_foreach_fd(struct sinsp_fdtable *ft, int (*cb)(struct sinsp_fdinfo *fd, void *arg), void *arg)
+{
+	struct foreach_fd_ctx c = { cb, arg };
+
+	if (ft)
+		i64map_foreach(&ft->map, foreach_fd_cb, &c);
+}
+
+char sinsp_fd_typechar(const struct sinsp_fdinfo *fd)
+{
+	switch (fd->type) {
+	case SCAP_FD_FILE:
+	case SCAP_FD_FILE_V2: return 'f';
+	case SCAP_FD_DIRECTORY: return 'd';
+	case SCAP_FD_IPV4_SOCK:
+	case SCAP_FD_IPV4_SERVSOCK: return '4';
+	case SCAP_FD_IPV6_SOCK:
+	case SCAP_FD_IPV6_SERVSOCK: return '6';
+	case SCAP_FD_FIFO: return 'p';
+	case SCAP_FD_UNIX_SOCK: return 'u';
+	case SCAP_FD_EVENT: return 'e';
+	case SCAP_FD_SIGNALFD: return 's';
+	case SCAP_FD_EVENTPOLL: return 'l';
+	case SCAP_FD_INOTIFY: return 'i';
+	case SCAP_FD_TIMERFD: return 't';
+	case SCAP_FD_NETLINK: return 'n';
+	case SCAP_FD_BPF: return 'b';
+	case SCAP_FD_USERFAULTFD: return 'u';
+	case SCAP_FD_IOURING: return 'r';
+	case SCAP_FD_MEMFD: return 'm';
+	case SCAP_FD_PIDFD: return 'P';
+	case SCAP_FD_UNSUPPORTED: return 'X';
+	default: return 'o';
+	}
+}
+
+uint8_t sinsp_fd_l4proto(const struct sinsp_fdinfo *fd)
+{
+	switch (fd->type) {
+	case SCAP_FD_IPV4_SOCK:
+	case SCAP_FD_IPV6_SOCK:
+		if (fd->l4proto == SCAP_L4_RAW)
+			return SCAP_L4_RAW;
+		if (fd_role_none(fd))
+			return SCAP_L4_NA;
+		return fd->l4proto;
+	case SCAP_FD_IPV4_SERVSOCK:
+	case SCAP_FD_IPV6_SERVSOCK:
+		return fd->l4proto;
+	default:
+		return SCAP_L4_NA;
+	}
+}

@@ -1,0 +1,187 @@
+/*
+ * sinsp_int.h - private declarations of the libsinsp state engine.
+ *
+ * Shared by threads.c (thread table), fds.c (fd tables, fd naming),
+ * parser.c (per-event state updates, spec/state_events.md) and sinsp.c
+ * (open/close/next).  Nothing here is part of the public API (sinsp.h).
+ */
+#ifndef SINSP_INT_H
+#define SINSP_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include "sinsp.h"
+
+/* Thread flags (PPM_CL_*, flags.tsv clone_flags plus libsinsp's own bits) */
+#define PPM_CL_CLONE_FILES (1u << 0)
+#define PPM_CL_CLONE_FS (1u << 1)
+#define PPM_CL_CLONE_THREAD (1u << 13)
+#define PPM_CL_CLONE_INVERTED (1u << 16)
+#define PPM_CL_NAME_CHANGED (1u << 17)
+#define PPM_CL_CLOSED (1u << 18)
+#define PPM_CL_ACTIVE (1u << 19)
+#define PPM_CL_PIPE_SRC (1u << 21)
+#define PPM_CL_PIPE_DST (1u << 22)
+#define PPM_CL_CHILD_IN_PIDNS (1u << 29)
+#define PPM_CL_IS_MAIN_THREAD (1u << 30)
+
+/* PPM_* constants used by the parsers (driver numbering) */
+#define PPM_AF_UNIX 1
+#define PPM_AF_INET 2
+#define PPM_AF_INET6 10
+#define PPM_AF_NETLINK 16
+#define PPM_O_DIRECTORY (1u << 10)
+#define PPM_AT_FDCWD (-100)
+#define PPM_RLIMIT_NOFILE 7
+#define PPM_FCNTL_F_DUPFD 1
+#define PPM_FCNTL_F_DUPFD_CLOEXEC 26
+
+#define SINSP_MAX_PATH 1024	/* SCAP_MAX_PATH_SIZE */
+#define SINSP_ENTER_BUF_SIZE 4096	/* SP_EVT_BUF_SIZE: larger enters are not stored */
+#define SINSP_MAX_THREADS 131072	/* no placeholders beyond this */
+#define SINSP_CANCELED_FD INT64_MAX	/* slot of an fd whose close was canceled */
+
+/* ---- int64 -> pointer hash map (open addressing, linear probing) ---- */
+struct i64map {
+	int64_t *keys;
+	void **vals;		/* NULL = empty slot */
+	uint32_t cap;		/* power of two, 0 when unallocated */
+	uint32_t count;
+};
+
+void *i64map_get(const struct i64map *m, int64_t key);
+int i64map_put(struct i64map *m, int64_t key, void *val);	/* replaces; 0 or -1 (ENOMEM) */
+void *i64map_del(struct i64map *m, int64_t key);	/* returns the removed value */
+void i64map_free(struct i64map *m);
+/* calls cb for every value until it returns non-zero; cb must not modify m */
+void i64map_foreach(const struct i64map *m, int (*cb)(void *val, void *arg), void *arg);
+
+/* ---- fd tables (fds.c) ---- */
+#define FDF_CLOSE_IN_PROGRESS 1
+#define FDF_CLOSE_CANCELED 2
+
+/* An fd entry: the public info plus bookkeeping.  Entries are recycled
+ * through a free list so that opening files does not malloc. */
+struct fd_entry {
+	struct sinsp_fdinfo info;	/* must stay first */
+	uint32_t name_cap;
+	uint32_t flags;		/* FDF_* */
+	struct fd_entry *next_free;
+};
+
+struct fd_pool {
+	struct fd_entry *free_list;
+};
+
+struct sinsp_fdtable {
+	struct i64map map;
+	struct fd_pool *pool;
+};
+
+struct sinsp_fdtable *fdtable_new(struct fd_pool *pool);
+void fdtable_free(struct sinsp_fdtable *ft);
+void fdtable_clear(struct sinsp_fdtable *ft);
+/* adds (a copy of) src under number fd, replacing an existing entry with the
+ * close-in-progress/canceled handling of libsinsp; returns the stored entry */
+struct sinsp_fdinfo *fdtable_add(struct sinsp_fdtable *ft, int64_t fd, const struct sinsp_fdinfo *src);
+void fdtable_remove(struct sinsp_fdtable *ft, int64_t fd);
+/* copies every entry of src into dst */
+void fdtable_copy(struct sinsp_fdtable *dst, const struct sinsp_fdtable *src);
+void fd_pool_free(struct fd_pool *pool);
+static inline uint32_t *fd_flags(struct sinsp_fdinfo *fdi)
+{
+	return &((struct fd_entry *)fdi)->flags;
+}
+
+/* a zeroed fdinfo template with name "" (stack use; name not owned) */
+void fdinfo_init(struct sinsp_fdinfo *fdi, int32_t type);
+/* set the name of a stored entry (copy, bounded) */
+void fdinfo_set_name(struct sinsp_fdinfo *fdi, const char *name);
+void fdinfo_from_scap(struct sinsp_fdinfo *fdi, const struct scap_fdinfo *sfd, char *namebuf, size_t nbsize);
+void fd_set_role_server(struct sinsp_fdinfo *fdi);
+void fd_set_role_client(struct sinsp_fdinfo *fdi);
+static inline int fd_role_none(const struct sinsp_fdinfo *fdi)
+{
+	return !fdi->is_server && !fdi->is_role_client;
+}
+
+/* names: "sip:sport->dip:dport" / "ip:port" */
+void fd_tuple_name(const struct sinsp_fdinfo *fdi, char *buf, size_t size);
+int is_ipv4_mapped(const uint8_t *a);
+/* PT_SOCKTUPLE / PT_SOCKADDR values rendered as sysdig does (PF_SIMPLE) */
+void render_socktuple(const uint8_t *v, uint32_t len, char *buf, size_t size);
+void render_sockaddr(const uint8_t *v, uint32_t len, char *buf, size_t size);
+void copy_sanitized(char *dst, size_t size, const char *src, size_t srclen);
+/* sinsp_utils::concatenate_paths; returns 1 when path2 was relative */
+int concatenate_paths(char *target, size_t tsize, const char *p1, size_t l1, const char *p2, size_t l2);
+
+/* ---- thread table (threads.c) ---- */
+struct sinsp_threadtable {
+	struct i64map map;
+	struct sinsp_threadinfo *last;	/* one-entry lookup cache */
+};
+
+struct sinsp_threadinfo *thread_find(struct sinsp *s, int64_t tid);
+/* lookup, creating a "<NA>" placeholder when missing (unless the table is full) */
+struct sinsp_threadinfo *thread_get_or_create(struct sinsp *s, int64_t tid);
+struct sinsp_threadinfo *thread_new(void);
+/* adds t (replacing nothing: the tid must be free); counts it in its main
+ * thread's children when it is a CLONE_THREAD thread and count_child */
+int thread_add(struct sinsp *s, struct sinsp_threadinfo *t, int count_child);
+void thread_remove(struct sinsp *s, int64_t tid, int force);
+void thread_free(struct sinsp_threadinfo *t);
+void threads_clear(struct sinsp *s);
+int threads_load(struct sinsp *s, const struct scap_metadata *meta);
+struct sinsp_fdinfo *thread_fd(struct sinsp *s, struct sinsp_threadinfo *t, int64_t fd);
+struct sinsp_fdinfo *thread_add_fd(struct sinsp *s, struct sinsp_threadinfo *t, int64_t fd, const struct sinsp_fdinfo *src);
+const char *thread_cwd(struct sinsp *s, struct sinsp_threadinfo *t);
+void thread_set_cwd(struct sinsp *s, struct sinsp_threadinfo *t, const char *path, size_t len);
+/* replace a malloc'd string with len bytes of src (+ NUL) */
+void set_str(char **dst, const char *src, size_t len);
+void set_buf(char **dst, uint32_t *dlen, const uint8_t *src, uint32_t len);
+
+/* ---- parser.c ---- */
+void parse_event(struct sinsp *s, struct sinsp_evt *evt);
+
+/* ---- event parameter access (bounds-checked) ---- */
+static inline int evt_has(const struct scap_evt *e, uint32_t i)
+{
+	return i < e->nparams && e->plen[i] > 0;
+}
+
+/* integer parameter of any width (1/2/4/8 bytes), sign-extended */
+static inline int64_t evt_int(const struct scap_evt *e, uint32_t i)
+{
+	if (i >= e->nparams)
+		return 0;
+	switch (e->plen[i]) {
+	case 1: { int8_t v; memcpy(&v, e->pval[i], 1); return v; }
+	case 2: { int16_t v; memcpy(&v, e->pval[i], 2); return v; }
+	case 4: { int32_t v; memcpy(&v, e->pval[i], 4); return v; }
+	case 8: { int64_t v; memcpy(&v, e->pval[i], 8); return v; }
+	default: return 0;
+	}
+}
+
+/* unsigned integer parameter of any width, zero-extended */
+static inline uint64_t evt_uint(const struct scap_evt *e, uint32_t i)
+{
+	if (i >= e->nparams)
+		return 0;
+	switch (e->plen[i]) {
+	case 1: return e->pval[i][0];
+	case 2: { uint16_t v; memcpy(&v, e->pval[i], 2); return v; }
+	case 4: { uint32_t v; memcpy(&v, e->pval[i], 4); return v; }
+	case 8: { uint64_t v; memcpy(&v, e->pval[i], 8); return v; }
+	default: return 0;
+	}
+}
+
+/* string parameter as a NUL-terminated C string: points into the event
+ * when terminated there, else copied into buf; *len = strlen */
+const char *evt_str(const struct scap_evt *e, uint32_t i, char *buf, size_t size, size_t *len);
+/* index of the parameter called name in the event table, or -1 */
+int evt_param_index(uint16_t type, const char *name);
+
+#endif
