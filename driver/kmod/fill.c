@@ -21,6 +21,7 @@
 #include <linux/un.h>
 #include <linux/uio.h>
 #include <linux/fcntl.h>
+#include <linux/mman.h>
 #include <linux/cred.h>
 #include <linux/audit.h>
 #include <linux/pid_namespace.h>
@@ -238,6 +239,29 @@ static u32 clone_flags_to_ppm(u64 flags)
 	for (i = 0; i < ARRAY_SIZE(clone_flag_map); i++)
 		if (flags & clone_flag_map[i].linux_flag)
 			r |= clone_flag_map[i].ppm_flag;
+	return r;
+}
+
+static const struct {
+	unsigned long linux_flag;
+	u32 ppm_flag;
+} mmap_flag_map[] = {
+	{ MAP_SHARED, 1 << 0 }, { MAP_PRIVATE, 1 << 1 }, { MAP_FIXED, 1 << 2 },
+	{ MAP_ANONYMOUS, 1 << 3 }, { MAP_32BIT, 1 << 4 },
+	{ MAP_NORESERVE, 1 << 6 }, { MAP_POPULATE, 1 << 7 },
+	{ MAP_NONBLOCK, 1 << 8 }, { MAP_GROWSDOWN, 1 << 9 },
+	{ MAP_DENYWRITE, 1 << 10 }, { MAP_EXECUTABLE, 1 << 11 },
+	{ MAP_LOCKED, 1 << 14 },
+};
+
+static u32 mmap_flags_to_ppm(unsigned long flags)
+{
+	u32 r = 0;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(mmap_flag_map); i++)
+		if (flags & mmap_flag_map[i].linux_flag)
+			r |= mmap_flag_map[i].ppm_flag;
 	return r;
 }
 
@@ -674,6 +698,8 @@ static int put_param(struct kfill *f, const struct kmod_param *p)
 		return put_ubuf(f, a, f->args[p->arg + 1]);
 	case KSRC_OPEN_FLAGS:
 		return put_num(f, p->type, open_flags_to_ppm(a));
+	case KSRC_MMAP_FLAGS:
+		return put_num(f, p->type, mmap_flags_to_ppm(a));
 	case KSRC_OPEN_MODE:
 		return put_open_mode(f, p->arg);
 	case KSRC_FD_DEV:

@@ -27,6 +27,7 @@ SOURCES = [
     'P_MAJFLT', 'P_MINFLT', 'P_VMSIZE', 'P_VMRSS', 'P_VMSWAP', 'P_COMM',
     'P_CGROUPS', 'P_ENV', 'P_TTY', 'P_PGID', 'P_LOGINUID', 'P_UID', 'P_GID',
     'P_VTID', 'P_VPID', 'SOCKPAIR_FD0', 'SOCKPAIR_FD1', 'UBUF_SIZE',
+    'MMAP_FLAGS',
 ]
 
 # process-info parameters of execve/clone/fork exit events, by name
@@ -39,6 +40,10 @@ PROC = {
     'loginuid': 'P_LOGINUID', 'uid': 'P_UID', 'gid': 'P_GID',
     'vtid': 'P_VTID', 'vpid': 'P_VPID', 'flags': 'ZERO',
 }
+
+# memory counters appear in many exit events (brk, mmap, munmap, switch)
+MEM = {'vm_size': 'P_VMSIZE', 'vm_rss': 'P_VMRSS', 'vm_swap': 'P_VMSWAP',
+       'pgft_maj': 'P_MAJFLT', 'pgft_min': 'P_MINFLT'}
 
 STRING_TYPES = ('PT_CHARBUF', 'PT_FSPATH', 'PT_FSRELPATH')
 
@@ -75,6 +80,8 @@ SPECIAL = {
     122: [('ARG', 0), ('IOV_LEN', 1), ('ARG', 3)],
     123: [('RET', 0), ('IOV_DATA', 1)],
     134: [('RELTIME', 0)],
+    145: [('RET', 0), ('ZERO', 0), ('ZERO', 0), ('ZERO', 0), ('ZERO', 0)],
+    160: [('ARG', 0), ('ARG', 1), ('ARG', 2), ('MMAP_FLAGS', 3), ('ARG', 4), ('ARG', 5)],
     186: [('EXIT_STATUS', 0), ('EXIT_RET', 0), ('EXIT_SIG', 0), ('EXIT_CORE', 0)],
     188: [('ARG', 0), ('ARG', 1), ('ZERO', 0), ('ARG', 3)],
     189: [('RET', 0), ('ZERO', 0)],
@@ -101,6 +108,8 @@ def default_sources(ev_id, direction, params):
             out.append((src, i))
         elif i == 0:
             out.append(('RET', 0))
+        elif name in MEM:
+            out.append((MEM[name], 0))
         elif has_proc:
             src = PROC.get(name, 'ZERO')
             if name == 'flags' and ev_id not in range(282, 294) and ev_id != 331:

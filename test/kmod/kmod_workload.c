@@ -5,6 +5,9 @@
  * captured parameters exactly (vm_check.sh): open/write/read/close of
  * /tmp/kmodwl.txt (13 bytes), openat of a missing path (ENOENT), a pipe with
  * 5 bytes, fork + execve of /bin/true, a TCP exchange on 127.0.0.1:PORT.
+ * Paths are built in stack buffers, as most programs do: a probe cannot
+ * fault in a never-touched .rodata page, so a literal passed straight to
+ * the syscall may read as <NA> in enter events (same as the reference).
  * usage: kmod_workload [port]   (default 5555)
  */
 #define _GNU_SOURCE
@@ -29,17 +32,21 @@ static int fail(const char *what)
 
 static int file_step(void)
 {
-	char buf[64];
-	int fd = open(WL_FILE, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+	char buf[64], path[64], missing[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s", WL_FILE);
+	snprintf(missing, sizeof(missing), "/nonexistent/%s", "kmod_missing");
+	fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
 
 	if (fd < 0 || write(fd, WL_TEXT, 13) != 13)
 		return fail("write " WL_FILE);
 	close(fd);
-	fd = open(WL_FILE, O_RDONLY);
+	fd = open(path, O_RDONLY);
 	if (fd < 0 || read(fd, buf, sizeof(buf)) != 13)
 		return fail("read " WL_FILE);
 	close(fd);
-	if (openat(AT_FDCWD, "/nonexistent/kmod_missing", O_RDONLY) >= 0)
+	if (openat(AT_FDCWD, missing, O_RDONLY) >= 0)
 		return fail("openat missing");
 	return 0;
 }
@@ -64,9 +71,13 @@ static int exec_step(void)
 	if (pid < 0)
 		return fail("fork");
 	if (pid == 0) {
-		char *argv[] = { "true", "kmodarg", NULL };
+		char path[32], a0[8], a1[16];
+		char *argv[] = { a0, a1, NULL };
 
-		execve("/bin/true", argv, (char *[]){ NULL });
+		snprintf(path, sizeof(path), "/bin/%s", "true");
+		snprintf(a0, sizeof(a0), "%s", "true");
+		snprintf(a1, sizeof(a1), "%s", "kmodarg");
+		execve(path, argv, (char *[]){ NULL });
 		_exit(127);
 	}
 	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
