@@ -36,4 +36,44 @@ struct ppm_evt_hdr {
 
 /* Drop markers (PPME_DROP_E/X) carry the sampling ratio as parameter. */
 
+/*
+ * Live capture contract between driver/bpf and userspace/libscap/engine/bpf.
+ *
+ * Ring buffers: one BPF ring buffer per CPU.  A ring record holds one or more
+ * events back to back (a syscall's enter event followed by its exit event,
+ * or drop markers, or a single procexit).  Records are submitted without a
+ * wakeup; the consumer polls.  The kernel side writes enter and exit from
+ * the sys_exit hook, so an enter event always sits right before its exit
+ * (state_events.md section 5 point 2).
+ *
+ * Counters: one struct scap_bpf_counters per CPU in the program's .bss, in
+ * events (an enter+exit pair counts 2).  n_evts = seen, n_written = put in
+ * the ring, n_drops_buffer = seen but the ring was full.  After a run of
+ * drops the next record on that CPU is preceded by PPME_DROP_E (at the time
+ * of the first drop) and PPME_DROP_X (now), ratio 1.
+ */
+#define SCAP_BPF_MAX_CPUS 256
+#define SCAP_BPF_MAX_SYSCALLS 512
+#define SCAP_BPF_SCRATCH_SIZE (1 << 16)	/* per-CPU record building area */
+#define SCAP_BPF_DEFAULT_SNAPLEN 80
+
+struct scap_bpf_counters {
+	uint64_t n_evts;
+	uint64_t n_written;
+	uint64_t n_drops_buffer;
+	uint64_t n_drops_scratch;	/* record too large to build */
+	uint64_t in_drop;		/* 1 while drops are pending a marker */
+	uint64_t drop_ts;		/* time of the first pending drop */
+	uint64_t pad[2];
+};
+
+struct scap_bpf_settings {
+	uint64_t boot_epoch_ns;	/* epoch ns at boot: added to ktime_get_boot_ns */
+	uint32_t self_tgid;	/* process not captured (the capturer) */
+	uint32_t snaplen;	/* bytes of I/O buffers captured */
+	uint32_t enabled;	/* 0: the programs do nothing */
+	uint32_t flags;
+	uint8_t syscall_mask[SCAP_BPF_MAX_SYSCALLS];	/* nr -> 1 captured */
+};
+
 #endif

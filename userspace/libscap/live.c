@@ -1,17 +1,57 @@
 /*
  * live.c - scap_open_live(): picks the live capture engine.
  *
- * The kmod engine (engine/kmod) is used when its device exists, else the
- * CO-RE eBPF engine (engine/bpf).  opts->driver forces one of them.  An
- * engine that was not built reports so with one clear line.
+ * The kernel module engine (engine/kmod, built with SCAP_HAVE_KMOD) is used
+ * when its device /dev/scap0 exists, else the CO-RE eBPF engine
+ * (engine/bpf, built with SCAP_HAVE_BPF).  opts->driver forces one of them.
+ * An engine that was not built reports so with one clear line.
  */
 #include <stdio.h>
+#include <unistd.h>
 #include "scap.h"
+#ifdef SCAP_HAVE_BPF
+#include "engine/bpf/bpf_engine.h"
+#endif
+#ifdef SCAP_HAVE_KMOD
+#include "engine/kmod/kmod_engine.h"	/* struct scap *scap_kmod_open(opts, err) */
+#endif
+
+#define KMOD_DEVICE "/dev/scap0"
+
+static struct scap *open_bpf(const struct scap_live_opts *opts, char *err)
+{
+#ifdef SCAP_HAVE_BPF
+	return scap_bpf_open(opts, err);
+#else
+	(void)opts;
+	snprintf(err, SCAP_ERRBUF_SIZE,
+		 "live capture: the bpf driver was not built (needs BUILD_BPF=ON, clang, bpftool and libbpf)");
+	return NULL;
+#endif
+}
+
+static struct scap *open_kmod(const struct scap_live_opts *opts, char *err)
+{
+#ifdef SCAP_HAVE_KMOD
+	return scap_kmod_open(opts, err);
+#else
+	(void)opts;
+	snprintf(err, SCAP_ERRBUF_SIZE, "live capture: the kernel module engine was not built");
+	return NULL;
+#endif
+}
 
 struct scap *scap_open_live(const struct scap_live_opts *opts, char *err)
 {
-	(void)opts;
-	snprintf(err, SCAP_ERRBUF_SIZE,
-		 "live capture: no live engine (bpf, kmod) built");
-	return NULL;
+	enum scap_live_driver d = opts ? opts->driver : SCAP_DRIVER_AUTO;
+
+	if (d == SCAP_DRIVER_KMOD)
+		return open_kmod(opts, err);
+	if (d == SCAP_DRIVER_BPF)
+		return open_bpf(opts, err);
+#ifdef SCAP_HAVE_KMOD
+	if (access(KMOD_DEVICE, R_OK) == 0)
+		return open_kmod(opts, err);
+#endif
+	return open_bpf(opts, err);
 }

@@ -1,0 +1,191 @@
+/*
+ * fill_io.bpf.h - fillers of the data-carrying calls (read/write family,
+ * vectored I/O) and pipe/pipe2.  Buffers are captured up to the snaplen.
+ */
+#ifndef FILL_IO_BPF_H
+#define FILL_IO_BPF_H
+
+#define MAX_IOV 8
+
+static __always_inline __u64 snap(__u64 n)
+{
+	__u32 s = settings.snaplen;
+
+	if (s > MAX_STR)
+		s = MAX_STR;
+	return n < s ? n : s;
+}
+
+/* data written/read: len bytes of user buffer, capped by the snaplen */
+static __always_inline void push_data(struct bld *b, __u64 uptr, __s64 len)
+{
+	if (len <= 0) {
+		push_empty(b);
+		return;
+	}
+	push_ubuf(b, uptr, snap(len));
+}
+
+/* number of iovecs read: 1..MAX_IOV */
+static __always_inline __u32 iov_count(__u64 cnt)
+{
+	if (!cnt || cnt > MAX_IOV)
+		return MAX_IOV;
+	return cnt;
+}
+
+/* total length of an iovec array */
+static __always_inline __u64 iov_total(__u64 uiov, __u64 cnt)
+{
+	struct iovec iov[MAX_IOV];
+	__u64 tot = 0;
+	__u32 i;
+
+	if (!cnt)
+		return 0;
+	if (bpf_probe_read_user(iov, sizeof(iov[0]) * iov_count(cnt), (void *)uiov))
+		return 0;
+	for (i = 0; i < MAX_IOV; i++) {
+		if (i >= cnt)
+			break;
+		tot += iov[i].iov_len;
+	}
+	return tot;
+}
+
+/* the first len bytes (capped by snaplen) spread over an iovec array */
+static __always_inline void push_iov_data(struct bld *b, __u64 uiov, __u64 cnt, __s64 len)
+{
+	struct iovec iov[MAX_IOV];
+	__u32 i, got = 0, want;
+
+	if (len <= 0 || !uiov) {
+		push_empty(b);
+		return;
+	}
+	want = snap(len);
+	if (cnt > MAX_IOV)
+		cnt = MAX_IOV;
+	if (bpf_probe_read_user(iov, sizeof(iov[0]) * iov_count(cnt), (void *)uiov)) {
+		push_empty(b);
+		return;
+	}
+	for (i = 0; i < MAX_IOV; i++) {
+		__u32 n;
+
+		if (i >= cnt || got >= want)
+			break;
+		n = iov[i].iov_len;
+		if (n > want - got)
+			n = want - got;
+		if (bpf_probe_read_user(bpos(b, b->off + got), n & (MAX_STR - 1 + MAX_STR), iov[i].iov_base))
+			break;
+		got += n;
+	}
+	param_done(b, got & (2 * MAX_STR - 1));
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(fill_rw, struct pt_regs *regs, long ret)
+{
+	struct call_ctx *c;
+	struct bld b;
+	__u16 et;
+
+	if (filler_start(&b))
+		return 0;
+	c = &b.s->c;
+	et = c->enter_type;
+	switch (et) {
+	case PPME_SYSCALL_READ_E:
+	case PPME_SYSCALL_WRITE_E:
+		begin_evt(&b, et, 2, c->ts);
+		push_u64(&b, (__s64)(__s32)c->args[0]);
+		push_u32(&b, c->args[2]);
+		break;
+	case PPME_SYSCALL_PREAD_E:
+	case PPME_SYSCALL_PWRITE_E:
+		begin_evt(&b, et, 3, c->ts);
+		push_u64(&b, (__s64)(__s32)c->args[0]);
+		push_u32(&b, c->args[2]);
+		push_u64(&b, c->args[3]);
+		break;
+	case PPME_SYSCALL_READV_E:
+		begin_evt(&b, et, 1, c->ts);
+		push_u64(&b, (__s64)(__s32)c->args[0]);
+		break;
+	case PPME_SYSCALL_WRITEV_E:
+		begin_evt(&b, et, 2, c->ts);
+		push_u64(&b, (__s64)(__s32)c->args[0]);
+		push_u32(&b, iov_total(c->args[1], c->args[2]));
+		break;
+	case PPME_SYSCALL_PREADV_E:
+		begin_evt(&b, et, 2, c->ts);
+		push_u64(&b, (__s64)(__s32)c->args[0]);
+		push_u64(&b, c->args[3]);
+		break;
+	case PPME_SYSCALL_PWRITEV_E:
+		begin_evt(&b, et, 3, c->ts);
+		push_u64(&b, (__s64)(__s32)c->args[0]);
+		push_u32(&b, iov_total(c->args[1], c->args[2]));
+		push_u64(&b, c->args[3]);
+		break;
+	default:
+		return 0;
+	}
+	end_evt(&b);
+	switch (et) {
+	case PPME_SYSCALL_READ_E:
+	case PPME_SYSCALL_PREAD_E:
+		begin_evt(&b, c->exit_type, 2, c->ts);
+		push_u64(&b, c->ret);
+		push_data(&b, c->args[1], c->ret);
+		break;
+	case PPME_SYSCALL_WRITE_E:
+	case PPME_SYSCALL_PWRITE_E:
+		begin_evt(&b, c->exit_type, 2, c->ts);
+		push_u64(&b, c->ret);
+		push_data(&b, c->args[1], c->args[2]);
+		break;
+	case PPME_SYSCALL_READV_E:
+	case PPME_SYSCALL_PREADV_E:
+		begin_evt(&b, c->exit_type, 3, c->ts);
+		push_u64(&b, c->ret);
+		push_u32(&b, iov_total(c->args[1], c->args[2]));
+		push_iov_data(&b, c->args[1], c->args[2], c->ret);
+		break;
+	default:
+		begin_evt(&b, c->exit_type, 2, c->ts);
+		push_u64(&b, c->ret);
+		push_iov_data(&b, c->args[1], c->args[2], iov_total(c->args[1], c->args[2]));
+	}
+	end_evt(&b);
+	return filler_submit(&b);
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(fill_pipe, struct pt_regs *regs, long ret)
+{
+	struct call_ctx *c;
+	struct file *f;
+	int fds[2] = { -1, -1 };
+	struct bld b;
+
+	if (filler_start(&b))
+		return 0;
+	c = &b.s->c;
+	begin_evt(&b, c->enter_type, 0, c->ts);
+	end_evt(&b);
+	begin_evt(&b, c->exit_type, 4, c->ts);
+	push_u64(&b, c->ret);
+	if (c->ret >= 0)
+		bpf_probe_read_user(fds, sizeof(fds), (void *)c->args[0]);
+	push_u64(&b, (__s64)fds[0]);
+	push_u64(&b, (__s64)fds[1]);
+	f = c->ret >= 0 ? fd_file(fds[0]) : NULL;
+	push_u64(&b, f ? BPF_CORE_READ(f, f_inode, i_ino) : 0);
+	end_evt(&b);
+	return filler_submit(&b);
+}
+
+#endif

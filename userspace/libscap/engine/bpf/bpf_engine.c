@@ -1,0 +1,459 @@
+/*
+ * bpf_engine.c - the eBPF live engine behind the scap_engine_ops vtable.
+ *
+ * Loads driver/bpf/probe.bpf.c through its bpftool skeleton, creates one
+ * ring buffer per CPU (an array of maps), fills the filler program array,
+ * attaches the hooks and takes the /proc snapshot for the metadata.
+ * next() reads the rings directly through their mmap'ed pages (no copies,
+ * no callbacks) and merges the CPUs by the timestamp of each ring's head
+ * record; a record (an enter and its exit) is released when the call after
+ * its last event comes.  When every ring is empty it sleeps one poll period
+ * and returns SCAP_TIMEOUT: the driver never wakes us (BPF_RB_NO_WAKEUP).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "event_format.h"
+#include "bpf_engine.h"
+#include "proc_snapshot.h"
+#include "syscall_table.h"
+#include "fill_spec.h"
+#include "probe.skel.h"
+
+#define RB_BUSY_BIT (1U << 31)
+#define RB_DISCARD_BIT (1U << 30)
+#define RB_HDR_SZ 8
+#define DEFAULT_RING_BYTES (8u << 20)
+#define POLL_NS 1000000L
+
+struct ring {
+	int fd;
+	uint64_t *cons_pos;	/* rw page */
+	const uint64_t *prod_pos;	/* ro page, data follows */
+	const uint8_t *data;
+	uint64_t mask;
+	size_t data_len;
+	uint64_t cons;		/* our consumer position (published on release) */
+	/* head record, if any */
+	const uint8_t *rec;
+	uint32_t rec_len;
+	uint64_t rec_next;	/* consumer position after it */
+	uint64_t head_ts;
+};
+
+struct bpf_engine {
+	struct probe_bpf *skel;
+	struct ring *rings;
+	uint32_t nrings;
+	long page;
+	/* record being returned */
+	int cur;		/* ring index or -1 */
+	uint32_t cur_off;
+};
+
+static uint64_t load_acquire(const uint64_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+static int quiet_print(enum libbpf_print_level lvl, const char *fmt, va_list ap)
+{
+	if (lvl == LIBBPF_WARN && getenv("SYSDIG_BPF_DEBUG"))
+		return vfprintf(stderr, fmt, ap);
+	if (getenv("SYSDIG_BPF_DEBUG"))
+		return vfprintf(stderr, fmt, ap);
+	return 0;
+}
+
+/* ---- ring reading ---- */
+
+/* look at the ring's next committed record; 1 if there is one */
+static int ring_peek(struct ring *r)
+{
+	uint64_t prod;
+
+	if (r->rec)
+		return 1;
+	prod = load_acquire(r->prod_pos);
+	while (r->cons < prod) {
+		const uint32_t *lp = (const uint32_t *)(r->data + (r->cons & r->mask));
+		uint32_t len = __atomic_load_n(lp, __ATOMIC_ACQUIRE);
+		uint64_t next;
+
+		if (len & RB_BUSY_BIT)
+			return 0;
+		next = r->cons + (((len & ~RB_DISCARD_BIT) + RB_HDR_SZ + 7) & ~7u);
+		if ((len & RB_DISCARD_BIT) || len < PPM_EVT_HDR_LEN) {
+			r->cons = next;
+			__atomic_store_n(r->cons_pos, r->cons, __ATOMIC_RELEASE);
+			continue;
+		}
+		r->rec = (const uint8_t *)lp + RB_HDR_SZ;
+		r->rec_len = len;
+		r->rec_next = next;
+		memcpy(&r->head_ts, r->rec, 8);
+		return 1;
+	}
+	return 0;
+}
+
+static void ring_release(struct ring *r)
+{
+	r->rec = NULL;
+	r->cons = r->rec_next;
+	__atomic_store_n(r->cons_pos, r->cons, __ATOMIC_RELEASE);
+}
+
+/* ring whose head record is the oldest, or -1 */
+static int pick_ring(struct bpf_engine *e)
+{
+	uint64_t best_ts = UINT64_MAX;
+	int best = -1;
+	uint32_t i;
+
+	for (i = 0; i < e->nrings; i++) {
+		struct ring *r = &e->rings[i];
+
+		if (ring_peek(r) && r->head_ts < best_ts) {
+			best_ts = r->head_ts;
+			best = i;
+		}
+	}
+	return best;
+}
+
+static int bpf_next(struct scap *h, struct scap_evt *evt)
+{
+	struct bpf_engine *e = h->engine;
+	struct ring *r;
+	uint32_t len;
+
+	if (e->cur >= 0 && e->cur_off >= e->rings[e->cur].rec_len) {
+		ring_release(&e->rings[e->cur]);
+		e->cur = -1;
+	}
+	if (e->cur < 0) {
+		e->cur = pick_ring(e);
+		if (e->cur < 0) {
+			struct timespec ts = { 0, POLL_NS };
+
+			nanosleep(&ts, NULL);
+			e->cur = pick_ring(e);
+			if (e->cur < 0)
+				return SCAP_TIMEOUT;
+		}
+		e->cur_off = 0;
+	}
+	r = &e->rings[e->cur];
+	memcpy(&len, r->rec + e->cur_off + 16, 4);
+	if (len < PPM_EVT_HDR_LEN || len > r->rec_len - e->cur_off) {
+		/* corrupt record: skip it, never loop on it */
+		e->cur_off = r->rec_len;
+		snprintf(h->err, SCAP_ERRBUF_SIZE, "bpf: bad event length %u in ring %d", len, e->cur);
+		return SCAP_TIMEOUT;
+	}
+	evt->data = r->rec + e->cur_off;
+	evt->len = len;
+	memcpy(&evt->ts, evt->data, 8);
+	memcpy(&evt->tid, evt->data + 8, 8);
+	memcpy(&evt->type, evt->data + 20, 2);
+	evt->cpuid = e->cur;
+	evt->dump_flags = 0;
+	e->cur_off += len;
+	if (scap_decode_params(evt)) {
+		snprintf(h->err, SCAP_ERRBUF_SIZE, "bpf: undecodable event type %u", evt->type);
+		return SCAP_TIMEOUT;
+	}
+	return SCAP_SUCCESS;
+}
+
+static int bpf_get_stats(struct scap *h, struct scap_stats *st)
+{
+	struct bpf_engine *e = h->engine;
+	uint32_t i;
+
+	memset(st, 0, sizeof(*st));
+	for (i = 0; i < e->nrings && i < SCAP_BPF_MAX_CPUS; i++) {
+		const volatile struct scap_bpf_counters *c = &e->skel->bss->counters[i];
+
+		st->n_evts += c->n_evts;
+		st->n_drops_buffer += c->n_drops_buffer;
+		st->n_drops += c->n_drops_buffer + c->n_drops_scratch;
+	}
+	return 0;
+}
+
+static double bpf_progress(struct scap *h)
+{
+	(void)h;
+	return -1;
+}
+
+static void engine_free(struct bpf_engine *e)
+{
+	uint32_t i;
+
+	if (!e)
+		return;
+	if (e->skel && e->skel->bss)
+		e->skel->bss->settings.enabled = 0;
+	for (i = 0; e->rings && i < e->nrings; i++) {
+		struct ring *r = &e->rings[i];
+
+		if (r->cons_pos)
+			munmap(r->cons_pos, e->page);
+		if (r->prod_pos)
+			munmap((void *)r->prod_pos, e->page + 2 * r->data_len);
+		if (r->fd >= 0)
+			close(r->fd);
+	}
+	free(e->rings);
+	probe_bpf__destroy(e->skel);
+	free(e);
+}
+
+static void bpf_close(struct scap *h)
+{
+	engine_free(h->engine);
+	scap_metadata_free(&h->meta);
+	free(h);
+}
+
+static const struct scap_engine_ops bpf_ops = {
+	.name = "bpf",
+	.next = bpf_next,
+	.get_stats = bpf_get_stats,
+	.progress = bpf_progress,
+	.close = bpf_close,
+};
+
+/* ---- setup ---- */
+
+static uint32_t ring_bytes(uint64_t want, long page)
+{
+	uint64_t n = (uint64_t)page;
+
+	if (!want)
+		want = DEFAULT_RING_BYTES;
+	while (n < want && n < (1u << 30))
+		n <<= 1;
+	return n;
+}
+
+static int ring_map(struct ring *r, int fd, uint32_t bytes, long page)
+{
+	void *p;
+
+	r->fd = fd;
+	r->data_len = bytes;
+	r->mask = bytes - 1;
+	p = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	r->cons_pos = p;
+	p = mmap(NULL, page + 2 * (size_t)bytes, PROT_READ, MAP_SHARED, fd, page);
+	if (p == MAP_FAILED)
+		return -1;
+	r->prod_pos = p;
+	r->data = (const uint8_t *)p + page;
+	r->cons = load_acquire(r->cons_pos);
+	return 0;
+}
+
+static int make_rings(struct bpf_engine *e, uint32_t bytes, char *err)
+{
+	int outer = bpf_map__fd(e->skel->maps.ringbufs);
+	uint32_t i;
+
+	e->rings = calloc(e->nrings, sizeof(*e->rings));
+	if (!e->rings) {
+		snprintf(err, SCAP_ERRBUF_SIZE, "live capture: out of memory");
+		return -1;
+	}
+	for (i = 0; i < e->nrings; i++)
+		e->rings[i].fd = -1;
+	for (i = 0; i < e->nrings; i++) {
+		int fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, NULL, 0, 0, bytes, NULL);
+
+		if (fd < 0 || ring_map(&e->rings[i], fd, bytes, e->page) ||
+		    bpf_map_update_elem(outer, &i, &fd, BPF_ANY)) {
+			if (fd >= 0)
+				e->rings[i].fd = fd;
+			snprintf(err, SCAP_ERRBUF_SIZE,
+				 "live capture: cannot create the %u-byte ring buffer of cpu %u: %s",
+				 bytes, i, strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+struct filler_set {
+	struct bpf_program *prog;
+	uint16_t events[10];
+};
+
+static int set_filler(struct bpf_engine *e, struct bpf_program *prog, uint32_t evt, char *err)
+{
+	int fd = bpf_program__fd(prog), map = bpf_map__fd(e->skel->maps.fillers);
+
+	if (bpf_map_update_elem(map, &evt, &fd, BPF_ANY)) {
+		snprintf(err, SCAP_ERRBUF_SIZE, "live capture: cannot install filler %s: %s",
+			 bpf_program__name(prog), strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int install_fillers(struct bpf_engine *e, char *err)
+{
+	struct probe_bpf *s = e->skel;
+	const struct filler_set sets[] = {
+		{ s->progs.fill_rw, { PPME_SYSCALL_READ_E, PPME_SYSCALL_WRITE_E, PPME_SYSCALL_PREAD_E,
+				      PPME_SYSCALL_PWRITE_E, PPME_SYSCALL_READV_E, PPME_SYSCALL_WRITEV_E,
+				      PPME_SYSCALL_PREADV_E, PPME_SYSCALL_PWRITEV_E } },
+		{ s->progs.fill_pipe, { PPME_SYSCALL_PIPE_E } },
+		{ s->progs.fill_sock, { PPME_SOCKET_CONNECT_E, PPME_SOCKET_BIND_E, PPME_SOCKET_ACCEPT_5_E,
+					PPME_SOCKET_ACCEPT4_5_E, PPME_SOCKET_SENDTO_E, PPME_SOCKET_RECVFROM_E,
+					PPME_SOCKET_SENDMSG_E, PPME_SOCKET_RECVMSG_E, PPME_SOCKET_SOCKETPAIR_E } },
+		{ s->progs.fill_clone, { PPME_SYSCALL_CLONE_20_E, PPME_SYSCALL_FORK_20_E,
+					 PPME_SYSCALL_VFORK_20_E, PPME_SYSCALL_CLONE3_E } },
+		{ s->progs.fill_execve, { PPME_SYSCALL_EXECVE_19_E, PPME_SYSCALL_EXECVEAT_E } },
+	};
+	uint32_t i, j;
+
+	for (i = 0; i < PPM_EVENT_MAX; i++) {
+		const struct simple_spec *sp = &s->rodata->simple_specs[i];
+
+		if ((sp->ne || sp->nx) && set_filler(e, s->progs.fill_simple, i, err))
+			return -1;
+	}
+	for (i = 0; i < sizeof(sets) / sizeof(sets[0]); i++)
+		for (j = 0; j < 10 && sets[i].events[j]; j++)
+			if (set_filler(e, sets[i].prog, sets[i].events[j], err))
+				return -1;
+	return 0;
+}
+
+static uint64_t boot_epoch_ns(void)
+{
+	struct timespec rt, bt;
+
+	clock_gettime(CLOCK_REALTIME, &rt);
+	clock_gettime(CLOCK_BOOTTIME, &bt);
+	return (uint64_t)rt.tv_sec * 1000000000ull + rt.tv_nsec -
+	       ((uint64_t)bt.tv_sec * 1000000000ull + bt.tv_nsec);
+}
+
+static void apply_settings(struct bpf_engine *e, const struct scap_live_opts *o)
+{
+	volatile struct scap_bpf_settings *st = &e->skel->bss->settings;
+	uint32_t nr;
+
+	st->boot_epoch_ns = boot_epoch_ns();
+	st->self_tgid = o->skip_self ? (uint32_t)getpid() : 0;
+	st->snaplen = o->snaplen ? o->snaplen : SCAP_BPF_DEFAULT_SNAPLEN;
+	for (nr = 0; nr < SCAP_BPF_MAX_SYSCALLS; nr++) {
+		uint16_t ev = nr < SYSCALL_TABLE_SIZE ? g_syscall_table[nr].enter_event : 0;
+
+		st->syscall_mask[nr] = o->syscall_mask ? o->syscall_mask[ev] != 0 : 1;
+	}
+}
+
+static int open_skel(struct bpf_engine *e, uint32_t bytes, char *err)
+{
+	struct bpf_program *p;
+	int tmpl, rc;
+
+	e->skel = probe_bpf__open();
+	if (!e->skel) {
+		snprintf(err, SCAP_ERRBUF_SIZE, "live capture: cannot open the bpf program: %s", strerror(errno));
+		return -1;
+	}
+	bpf_map__set_max_entries(e->skel->maps.ringbufs, e->nrings);
+	bpf_map__set_max_entries(e->skel->maps.scratch_map, e->nrings);
+	tmpl = bpf_map_create(BPF_MAP_TYPE_RINGBUF, NULL, 0, 0, bytes, NULL);
+	if (tmpl < 0) {
+		snprintf(err, SCAP_ERRBUF_SIZE, errno == EPERM ?
+			 "live capture: needs root (CAP_BPF, CAP_PERFMON): %s" :
+			 "live capture: cannot create a bpf ring buffer: %s", strerror(errno));
+		return -1;
+	}
+	bpf_map__set_inner_map_fd(e->skel->maps.ringbufs, tmpl);
+	bpf_object__for_each_program(p, e->skel->obj)
+		if (!strncmp(bpf_program__name(p), "fill_", 5))
+			bpf_program__set_autoattach(p, false);
+	rc = probe_bpf__load(e->skel);
+	close(tmpl);
+	if (rc) {
+		snprintf(err, SCAP_ERRBUF_SIZE, "live capture: cannot load the bpf program: %s%s",
+			 strerror(-rc), -rc == EPERM ? " (needs root)" : " (SYSDIG_BPF_DEBUG=1 for details)");
+		return -1;
+	}
+	return 0;
+}
+
+struct scap *scap_bpf_open(const struct scap_live_opts *opts, char *err)
+{
+	struct scap_live_opts def = { 0 };
+	struct bpf_engine *e;
+	struct scap *h;
+	uint32_t bytes;
+	int n;
+
+	if (!opts)
+		opts = &def;
+	if (geteuid() != 0) {
+		snprintf(err, SCAP_ERRBUF_SIZE, "live capture: needs root (the bpf driver needs CAP_BPF and CAP_PERFMON)");
+		return NULL;
+	}
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		snprintf(err, SCAP_ERRBUF_SIZE, "live capture: the kernel has no BTF (/sys/kernel/btf/vmlinux), the bpf driver needs it");
+		return NULL;
+	}
+	libbpf_set_print(quiet_print);
+	h = calloc(1, sizeof(*h));
+	e = calloc(1, sizeof(*e));
+	if (!h || !e) {
+		free(h);
+		free(e);
+		snprintf(err, SCAP_ERRBUF_SIZE, "live capture: out of memory");
+		return NULL;
+	}
+	e->cur = -1;
+	e->page = sysconf(_SC_PAGESIZE);
+	n = libbpf_num_possible_cpus();
+	e->nrings = n > 0 ? (uint32_t)n : 1;
+	if (e->nrings > SCAP_BPF_MAX_CPUS)
+		e->nrings = SCAP_BPF_MAX_CPUS;
+	bytes = ring_bytes(opts->buffer_bytes_per_cpu, e->page);
+	if (open_skel(e, bytes, err) || make_rings(e, bytes, err) || install_fillers(e, err))
+		goto fail;
+	apply_settings(e, opts);
+	if (probe_bpf__attach(e->skel)) {
+		snprintf(err, SCAP_ERRBUF_SIZE, "live capture: cannot attach the bpf programs: %s", strerror(errno));
+		goto fail;
+	}
+	h->ops = &bpf_ops;
+	h->engine = e;
+	e->skel->bss->settings.enabled = 1;
+	if (scap_proc_snapshot(&h->meta, err)) {
+		engine_free(e);
+		scap_metadata_free(&h->meta);
+		free(h);
+		return NULL;
+	}
+	return h;
+fail:
+	engine_free(e);
+	free(h);
+	return NULL;
+}
