@@ -1,7 +1,7 @@
 /*
  * kmod_capture.c - small capture tool for the kmod VM test and benchmark.
  *
- * Opens the kmod engine (scap_open_kmod), runs a command while capturing,
+ * Opens the kmod engine (scap_kmod_open), runs a command while capturing,
  * keeps reading for a short tail, then writes everything to a .scap file and
  * prints the driver counters.  Used inside the qemu guest, where the full
  * sysdig CLI may not be available yet.
@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "scap.h"
-#include "scap_kmod.h"
+#include "kmod_engine.h"
 
 static uint64_t now_ns(void)
 {
@@ -92,7 +92,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "kmod_capture: missing -- CMD\n");
 		return 2;
 	}
-	h = scap_open_kmod(&o, err);
+	h = scap_kmod_open(&o, err);
 	if (!h) {
 		fprintf(stderr, "kmod_capture: %s\n", err);
 		return 1;

@@ -6,6 +6,7 @@
  * ioctls and starts the capture.  next() returns the oldest event among the
  * CPU ring heads, pointing straight into the mapped ring; the ring tail is
  * advanced only on the following call, so the event stays valid until then.
+ * The metadata comes from the shared /proc snapshot (proc_snapshot.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -18,8 +19,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "scap.h"
-#include "scap_kmod.h"
+#include "kmod_engine.h"
 #include "kmod_abi.h"
+#include "proc_snapshot.h"
 
 #define KMOD_MAX_CPUS 1024
 #define KMOD_POLL_NS 1000000	/* sleep when every ring is empty */
@@ -47,7 +49,7 @@ static void seterr(char *err, const char *fmt, const char *a, int e)
 
 int scap_kmod_available(void)
 {
-	return access(KMOD_DEV_PREFIX "0", F_OK) == 0;
+	return access(SCAP_KMOD_DEVICE, F_OK) == 0;
 }
 
 static int open_error(const char *path, int e, char *err)
@@ -260,7 +262,7 @@ static int open_cpus(struct kmod_engine *k, char *err)
 	return 0;
 }
 
-struct scap *scap_open_kmod(const struct scap_live_opts *opts, char *err)
+struct scap *scap_kmod_open(const struct scap_live_opts *opts, char *err)
 {
 	struct kmod_engine *k = calloc(1, sizeof(*k));
 	struct scap *h = calloc(1, sizeof(*h));
@@ -274,8 +276,11 @@ struct scap *scap_open_kmod(const struct scap_live_opts *opts, char *err)
 		return NULL;
 	}
 	k->last = -1;
-	if (open_cpus(k, err) || configure(k, opts, err)) {
+	/* start first, then snapshot /proc: no gap between the two */
+	if (open_cpus(k, err) || configure(k, opts, err) ||
+	    scap_proc_snapshot(&h->meta, err)) {
 		kmod_release_all(k);
+		scap_metadata_free(&h->meta);
 		free(h);
 		return NULL;
 	}
