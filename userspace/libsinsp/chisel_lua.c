@@ -16,6 +16,7 @@
 #include <lauxlib.h>
 #include "chisel_internal.h"
 #include "event_ids.h"
+#include "render.h"
 
 #define DEFAULT_EVT_FORMAT \
 	"*%evt.num %evt.outputtime %evt.cpu %proc.name (%thread.tid) %evt.dir %evt.type %evt.info"
@@ -362,6 +363,21 @@ static int l_set_snaplen(lua_State *L)
 	return 0;
 }
 
+/* the buffer rendering used by every formatter and evt.field */
+static void apply_bufmode(const char *fmt)
+{
+	if (!strcmp(fmt, "hex"))
+		g_render_opts.bufmode = RB_HEX;
+	else if (!strcmp(fmt, "hexascii"))
+		g_render_opts.bufmode = RB_HEXASCII;
+	else if (!strcmp(fmt, "ascii"))
+		g_render_opts.bufmode = RB_ASCII;
+	else if (!strcmp(fmt, "base64") || !strcmp(fmt, "jsonbase64"))
+		g_render_opts.bufmode = RB_BASE64;
+	else
+		g_render_opts.bufmode = RB_DOTS;
+}
+
 static int l_set_output_format(lua_State *L)
 {
 	static const char *const ok[] = { "normal", "json", "simple", "hex", "hexascii",
@@ -377,6 +393,7 @@ static int l_set_output_format(lua_State *L)
 	if (c && !c->rt->host.user_buffer_format) {
 		free(c->rt->output_format);
 		c->rt->output_format = strdup(fmt);
+		apply_bufmode(fmt);
 	}
 	return 0;
 }
