@@ -211,6 +211,7 @@ static void reset(struct sinsp *s, struct sinsp_evt *evt)
 		if (eflags & EF_USES_FD) {
 			t->lastevent_fd = e->nparams ? evt_int(e, 0) : -1;
 			evt->fd = t->lastevent_fd;
+			evt->uses_fd = 1;
 			evt->fdinfo = thread_fd(s, t, t->lastevent_fd);
 		}
 		t->latency = 0;
@@ -239,6 +240,7 @@ static void reset(struct sinsp *s, struct sinsp_evt *evt)
 		if (e->type == PPME_SYSCALL_COPY_FILE_RANGE_X)
 			t->lastevent_fd = evt_int(e, 1);
 		evt->fd = t->lastevent_fd;
+		evt->uses_fd = 1;
 		evt->fdinfo = thread_fd(s, t, t->lastevent_fd);
 	}
 }
@@ -1104,7 +1106,6 @@ static void parse_by_type(struct sinsp *s, struct sinsp_evt *evt)
 		parse_rw_exit(s, evt);
 		break;
 	case PPME_SOCKET_SENDTO_E:
-	case PPME_SOCKET_SENDMSG_E:
 		parse_sendto_enter(s, evt);
 		break;
 	case PPME_SYSCALL_CLONE_11_X:
@@ -1231,6 +1232,8 @@ void parse_event(struct sinsp *s, struct sinsp_evt *evt)
 
 	reset(s, evt);
 	parse_by_type(s, evt);
+	if (evt->fdinfo)
+		evt->uses_fd = 1;
 	t = evt->thread;
 	if (t && evt->scap.type != PPME_SCHEDSWITCH_1_E && evt->scap.type != PPME_SCHEDSWITCH_6_E) {
 		t->prevevent_ts = t->lastevent_ts;

@@ -81,6 +81,10 @@ struct sinsp_evt {
 	int has_enter;
 	struct scap_evt enter;
 	/* name of the fd before a close removed it etc. is kept in fdinfo */
+	/* additions (state engine): 1 when the event refers to an fd (an
+	 * EF_USES_FD enter, a paired EF_USES_FD exit, or an fd a parser
+	 * created): fd.* fields exist, fd.name is "" when fdinfo is NULL */
+	int uses_fd;
 };
 
 struct sinsp_threadtable;
