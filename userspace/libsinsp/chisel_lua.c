@@ -695,15 +695,17 @@ static int tt_fd(struct sinsp_fdinfo *fd, void *arg)
 		set_fd_field(x, 1, "type");
 	}
 	if (is_inet(fd->type)) {
-		int server = fd->is_server || fd->type == SCAP_FD_IPV4_SERVSOCK ||
-			     fd->type == SCAP_FD_IPV6_SERVSOCK;
+		/* a listening socket has no client side; an accepted one
+		 * (server role) has both */
+		int listening = fd->type == SCAP_FD_IPV4_SERVSOCK ||
+				fd->type == SCAP_FD_IPV6_SERVSOCK;
 
 		set_fd_field(x, 2, "sip");
 		set_fd_field(x, 3, "sport");
-		lua_pushboolean(L, server);
+		lua_pushboolean(L, fd->is_server || listening);
 		lua_setfield(L, -2, "is_server");
 		set_fd_field(x, 6, "l4proto");
-		if (!server) {
+		if (!listening) {
 			set_fd_field(x, 4, "cip");
 			set_fd_field(x, 5, "cport");
 		}
