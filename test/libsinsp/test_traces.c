@@ -161,6 +161,127 @@ static void run_pfields(const char *trace)
 	sinsp_close(s);
 }
 
+/* "name=N(<Tl>fdname)" of the PT_FD argument name as the renderer would
+ * print it from the state right after the event; "" when unresolved */
+static int fd_arg(struct sinsp *s, const struct sinsp_evt *e, const char *pname, char *out, size_t size)
+{
+	const struct ppm_event_info *info = e->info;
+	struct sinsp_fdinfo *fdi;
+	int64_t fd;
+	uint32_t i;
+	char l4 = 0;
+
+	out[0] = 0;
+	for (i = 0; i < info->nparams && i < e->scap.nparams; i++)
+		if (strcmp(info->params[i].name, pname) == 0 && info->params[i].type == PT_FD)
+			break;
+	if (i >= info->nparams || i >= e->scap.nparams)
+		return -1;	/* not an fd argument (e.g. a PT_PID "(comm)") */
+	if (e->scap.plen[i] != 8 || !e->thread)
+		return 0;
+	memcpy(&fd, e->scap.pval[i], 8);
+	fdi = fd >= 0 ? sinsp_fd_lookup(sinsp_thread_fdtable(s, e->thread), fd) : NULL;
+	if (!fdi)
+		return 0;
+	switch (sinsp_fd_l4proto(fdi)) {
+	case SCAP_L4_TCP: l4 = 't'; break;
+	case SCAP_L4_UDP: l4 = 'u'; break;
+	case SCAP_L4_ICMP: l4 = 'i'; break;
+	case SCAP_L4_RAW: l4 = 'r'; break;
+	default: break;
+	}
+	if (l4)
+		snprintf(out, size, "%s=%" PRId64 "(<%c%c>%s)", pname, fd, sinsp_fd_typechar(fdi), l4, fdi->name);
+	else
+		snprintf(out, size, "%s=%" PRId64 "(<%c>%s)", pname, fd, sinsp_fd_typechar(fdi), fdi->name);
+	return 0;
+}
+
+/* how many PT_FD arguments of the event the state resolves */
+static int resolved_fd_args(struct sinsp *s, const struct sinsp_evt *e)
+{
+	uint32_t i;
+	int n = 0;
+
+	for (i = 0; i < e->info->nparams && i < e->scap.nparams; i++) {
+		int64_t fd;
+
+		if (e->info->params[i].type != PT_FD || e->scap.plen[i] != 8 || !e->thread)
+			continue;
+		memcpy(&fd, e->scap.pval[i], 8);
+		if (fd >= 0 && sinsp_fd_lookup(sinsp_thread_fdtable(s, e->thread), fd))
+			n++;
+	}
+	return n;
+}
+
+/* every resolved fd argument of the default output matches the state */
+static void run_fdargs(const char *trace)
+{
+	char path[1024], *line = NULL;
+	size_t cap = 0, checked = 0, bad = 0;
+	struct sinsp *s = open_trace(trace);
+	struct sinsp_evt evt;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/golden/%s/default.txt", TEST_DATA, trace);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (getline(&line, &cap, f) > 0) {
+		uint64_t num = strtoull(line, NULL, 10);
+		char *p = line, want[4096], got[4096];
+		int n_line = 0;
+
+		while (sinsp_next(s, &evt) == SCAP_SUCCESS && evt.num < num)
+			;
+		assert_int_equal(evt.num, num);
+		/* each " name=N(<" in the line is a resolved fd argument */
+		while ((p = strstr(p, "(<")) != NULL) {
+			char *eq = p, *st, *end = strchr(p, ')');
+
+			while (eq > line && eq[-1] != '=')
+				eq--;
+			st = eq > line ? eq - 1 : eq;
+			while (st > line && st[-1] != ' ')
+				st--;
+			if (!end || eq == line) {
+				p += 2;
+				continue;
+			}
+			snprintf(want, sizeof(want), "%.*s", (int)(end + 1 - st), st);
+			snprintf(path, sizeof(path), "%.*s", (int)(eq - 1 - st), st);
+			if (fd_arg(s, &evt, path, got, sizeof(got)) < 0) {
+				p = end;
+				continue;
+			}
+			checked++;
+			n_line++;
+			if (strcmp(want, got) != 0 && bad++ < 10)
+				print_message("%s evt %" PRIu64 ": want %s got %s\n", trace, num, want, got);
+			p = end;
+		}
+		if (n_line != resolved_fd_args(s, &evt) && bad++ < 10)
+			print_message("%s evt %" PRIu64 ": %d fd arguments resolved, want %d\n", trace, num,
+				      resolved_fd_args(s, &evt), n_line);
+	}
+	print_message("%s: %zu fd arguments checked, %zu differ\n", trace, checked, bad);
+	free(line);
+	fclose(f);
+	sinsp_close(s);
+	assert_int_equal(bad, 0);
+}
+
+static void t_fdargs(void **st)
+{
+	static const char *const traces[] = { "cat_write", "connect_localhost", "open-multiple-files",
+					      "ping_sendto", "syscall", "ref029_light", "ref029_net_small" };
+	size_t i;
+
+	(void)st;
+	for (i = 0; i < sizeof(traces) / sizeof(traces[0]); i++)
+		run_fdargs(traces[i]);
+}
+
 static void t_cat_write(void **st) { (void)st; run_pfields("cat_write"); }
 static void t_connect_localhost(void **st) { (void)st; run_pfields("connect_localhost"); }
 static void t_empty(void **st) { (void)st; run_pfields("empty"); }
@@ -212,6 +333,7 @@ int main(void)
 		cmocka_unit_test(t_ref029_light),
 		cmocka_unit_test(t_ref029_net_small),
 		cmocka_unit_test(t_cat_parent),
+		cmocka_unit_test(t_fdargs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
