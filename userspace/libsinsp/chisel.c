@@ -216,7 +216,7 @@ int chisel_split_args(const char *in, char ***out, int *n)
 
 /* ------------------------------------------------------- Lua state setup */
 
-static void add_package_path(lua_State *L)
+void chisel_add_package_path(lua_State *L)
 {
 	const char *const *d = chisel_dirs();
 	luaL_Buffer b;
@@ -246,7 +246,7 @@ static lua_State *new_state(struct chisel *c)
 		return NULL;
 	luaL_openlibs(L);
 	chisel_lua_register(L);
-	add_package_path(L);
+	chisel_add_package_path(L);
 	lua_pushlightuserdata(L, c);
 	lua_setglobal(L, "sichisel");
 	return L;

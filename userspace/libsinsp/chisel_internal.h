@@ -67,6 +67,7 @@ int chisel_split_args(const char *in, char ***out, int *n);
 void chisel_free_args(char **v, int n);
 const char *const *chisel_dirs(void);
 void chisel_fatal_msg(lua_State *L, const char *msg);
+void chisel_add_package_path(lua_State *L);
 
 /* chisel_lua.c */
 void chisel_lua_register(lua_State *L);

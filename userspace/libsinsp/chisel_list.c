@@ -87,6 +87,7 @@ static int probe(const char *path, const char *name, struct chisel_info *ci)
 		return 0;
 	luaL_openlibs(L);
 	chisel_lua_register(L);
+	chisel_add_package_path(L);
 	memset(ci, 0, sizeof(*ci));
 	if (luaL_loadfile(L, path) || lua_pcall(L, 0, 0, 0))
 		goto out;
@@ -295,7 +296,8 @@ int chisel_describe(FILE *out, const char *name)
 			print_wrapped63(out, line);
 			free(line);
 		}
-		fputc('\n', out);
+		if (ci->nargs)
+			fputc('\n', out);
 		rc = 0;
 		break;
 	}
