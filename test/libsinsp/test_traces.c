@@ -282,6 +282,127 @@ static void t_fdargs(void **st)
 		run_fdargs(traces[i]);
 }
 
+/* ---- the lsof chisel: every thread's fd table after the first event ---- */
+
+static const char *type_name(int32_t t)
+{
+	switch (t) {
+	case SCAP_FD_FILE: case SCAP_FD_FILE_V2: return "file";
+	case SCAP_FD_DIRECTORY: return "directory";
+	case SCAP_FD_IPV4_SOCK: case SCAP_FD_IPV4_SERVSOCK: return "ipv4";
+	case SCAP_FD_IPV6_SOCK: case SCAP_FD_IPV6_SERVSOCK: return "ipv6";
+	case SCAP_FD_UNIX_SOCK: return "unix";
+	case SCAP_FD_FIFO: return "pipe";
+	case SCAP_FD_EVENT: return "event";
+	case SCAP_FD_SIGNALFD: return "signalfd";
+	case SCAP_FD_EVENTPOLL: return "eventpoll";
+	case SCAP_FD_INOTIFY: return "inotify";
+	case SCAP_FD_TIMERFD: return "timerfd";
+	case SCAP_FD_NETLINK: return "netlink";
+	default: return "unknown";
+	}
+}
+
+static void ext(char *out, size_t size, const char *s, size_t w)
+{
+	size_t n = strlen(s), o = strlen(out);
+
+	if (n < w)
+		snprintf(out + o, size - o, "%s%*s", s, (int)(w - n), "");
+	else
+		snprintf(out + o, size - o, "%.*s ", (int)(w - 1), s);
+}
+
+struct lsof_ctx {
+	struct sinsp *s;
+	struct sinsp_threadinfo *t;
+	struct lines *out;
+};
+
+static int lsof_fd(struct sinsp_fdinfo *fdi, void *arg)
+{
+	struct lsof_ctx *c = arg;
+	const char *user = sinsp_user_name(c->s, c->t->uid);
+	char line[4096] = "", num[32], *o;
+	const char *name;
+
+	ext(line, sizeof(line), c->t->comm, 20);
+	snprintf(num, sizeof(num), "%" PRId64, c->t->pid);
+	ext(line, sizeof(line), num, 8);
+	snprintf(num, sizeof(num), "%" PRId64, c->t->tid);
+	ext(line, sizeof(line), num, 8);
+	ext(line, sizeof(line), user ? user : "", 8);
+	snprintf(num, sizeof(num), "%" PRId64, fdi->fd);
+	ext(line, sizeof(line), num, 8);
+	ext(line, sizeof(line), type_name(fdi->type), 12);
+	/* the chisel API passes tostring_clean(): control characters removed */
+	for (name = fdi->name, o = line + strlen(line); *name && o < line + sizeof(line) - 1; name++)
+		if ((unsigned char)*name >= 0x20 && *name != 0x7f)
+			*o++ = *name;
+	*o = 0;
+	lines_add(c->out, line);
+	return 0;
+}
+
+static int lsof_thread(struct sinsp_threadinfo *t, void *arg)
+{
+	struct lsof_ctx *c = arg;
+
+	c->t = t;
+	sinsp_foreach_fd(sinsp_thread_fdtable(c->s, t), lsof_fd, c);
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void run_lsof(const char *trace)
+{
+	struct lines want = { 0 }, got = { 0 };
+	struct sinsp *s = open_trace(trace);
+	struct lsof_ctx c = { s, NULL, &got };
+	char path[1024], line[8192];
+	struct sinsp_evt evt;
+	size_t i, bad = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/golden/%s/c_lsof.txt", TEST_DATA, trace);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof(line), f));	/* header */
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		lines_add(&want, line);
+	}
+	fclose(f);
+	assert_int_equal(sinsp_next(s, &evt), SCAP_SUCCESS);
+	sinsp_foreach_thread(s, lsof_thread, &c);
+	qsort(want.v, want.n, sizeof(char *), cmp_str);
+	qsort(got.v, got.n, sizeof(char *), cmp_str);
+	for (i = 0; i < want.n && i < got.n; i++)
+		if (strcmp(want.v[i], got.v[i]) != 0 && bad++ < 5)
+			print_message("%s lsof:\n  want %s (%zu)\n  got  %s (%zu)\n", trace, want.v[i], strlen(want.v[i]), got.v[i], strlen(got.v[i]));
+	print_message("%s: lsof %zu lines, %zu produced, %zu differ\n", trace, want.n, got.n, bad);
+	assert_int_equal(bad, 0);
+	assert_int_equal(want.n, got.n);
+	lines_free(&want);
+	lines_free(&got);
+	sinsp_close(s);
+}
+
+static void t_lsof(void **st)
+{
+	static const char *const traces[] = { "cat_write", "connect_localhost", "empty", "open-multiple-files",
+					      "ping_sendto", "syscall", "ref029_light", "ref029_net_small" };
+	size_t i;
+
+	(void)st;
+	for (i = 0; i < sizeof(traces) / sizeof(traces[0]); i++)
+		run_lsof(traces[i]);
+}
+
 static void t_cat_write(void **st) { (void)st; run_pfields("cat_write"); }
 static void t_connect_localhost(void **st) { (void)st; run_pfields("connect_localhost"); }
 static void t_empty(void **st) { (void)st; run_pfields("empty"); }
@@ -334,6 +455,7 @@ int main(void)
 		cmocka_unit_test(t_ref029_net_small),
 		cmocka_unit_test(t_cat_parent),
 		cmocka_unit_test(t_fdargs),
+		cmocka_unit_test(t_lsof),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
