@@ -1,5 +1,7 @@
 /*
- * test_state.c - unit tests of the state engine on events built in memory.
+ * test_state.c - unit tests of the state engine on events built in memory
+ * (memengine.c): placeholders, pairing, deferred removals, clone/execve,
+ * fd creation and naming, sockets, cwd, limits, sections, state-only.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +13,60 @@
 #include "sinsp.h"
 #include "memengine.h"
 
+#define CLONE_FILES 1u
+#define CLONE_THREAD (1u << 13)
+
+static struct sinsp *open_mem(struct scap *h)
+{
+	char err[SCAP_ERRBUF_SIZE];
+	struct sinsp *s = sinsp_open(h, err);
+
+	assert_non_null(s);
+	return s;
+}
+
+static void next_ok(struct sinsp *s, struct sinsp_evt *evt)
+{
+	assert_int_equal(sinsp_next(s, evt), SCAP_SUCCESS);
+}
+
+/* a bash (100) with /etc/passwd on fd 3, cwd /home/u/ */
+static struct scap *base(void)
+{
+	struct scap *h = mem_open();
+	struct scap_threadinfo *t = mem_thread(h, 100, 100, 1, "bash", "/home/u");
+
+	mem_fd_file(t, 3, "/etc/passwd");
+	mem_thread(h, 101, 100, 1, "bash", "/home/u");
+	return h;
+}
+
+static void ev_open(struct scap *h, uint64_t tid, const char *name, int64_t fd, uint32_t flags)
+{
+	ev_begin(h, PPME_SYSCALL_OPEN_E, tid, 10);
+	ev_str(h, name);
+	ev_u32(h, flags);
+	ev_u32(h, 0);
+	ev_end(h, 0);
+	ev_begin(h, PPME_SYSCALL_OPEN_X, tid, 11);
+	ev_i64(h, fd);
+	ev_str(h, name);
+	ev_u32(h, flags);
+	ev_u32(h, 0);
+	ev_u32(h, 0);
+	ev_end(h, 0);
+}
+
+static void ev_close(struct scap *h, uint64_t tid, int64_t fd, int64_t res)
+{
+	ev_begin(h, PPME_SYSCALL_CLOSE_E, tid, 20);
+	ev_i64(h, fd);
+	ev_end(h, 0);
+	ev_begin(h, PPME_SYSCALL_CLOSE_X, tid, 21);
+	ev_i64(h, res);
+	ev_end(h, 0);
+}
+
 static void placeholder(void **st)
 {
 	struct scap *h = mem_open();
@@ -21,13 +77,348 @@ static void placeholder(void **st)
 	ev_begin(h, PPME_SYSCALL_CLOSE_E, 42, 1);
 	ev_i64(h, 3);
 	ev_end(h, 0);
-	s = sinsp_open(h, NULL);
-	assert_int_equal(sinsp_next(s, &evt), SCAP_SUCCESS);
+	s = open_mem(h);
+	next_ok(s, &evt);
+	assert_int_equal(evt.num, 1);
 	assert_non_null(evt.thread);
 	assert_string_equal(evt.thread->comm, "<NA>");
+	assert_string_equal(evt.thread->exe, "<NA>");
 	assert_int_equal(evt.thread->ptid, -1);
+	assert_int_equal(evt.thread->pid, 42);
 	assert_int_equal(evt.thread->uid, 0xFFFFFFFF);
+	assert_int_equal(evt.thread->gid, 0xFFFFFFFF);
 	assert_int_equal(sinsp_next(s, &evt), SCAP_EOF);
+	sinsp_close(s);
+}
+
+static void metadata_and_sharing(void **st)
+{
+	struct scap *h = base();
+	struct sinsp *s = open_mem(h);
+	struct sinsp_threadinfo *t = sinsp_get_thread(s, 101), *m;
+	struct sinsp_fdinfo *f;
+
+	(void)st;
+	assert_non_null(t);
+	m = sinsp_get_main_thread(s, t);
+	assert_non_null(m);
+	assert_int_equal(m->tid, 100);
+	assert_int_equal(m->nchildren, 1);
+	assert_string_equal(m->cwd, "/home/u/");
+	/* the thread shares its main thread's table */
+	assert_ptr_equal(sinsp_thread_fdtable(s, t), sinsp_thread_fdtable(s, m));
+	f = sinsp_fd_lookup(sinsp_thread_fdtable(s, t), 3);
+	assert_non_null(f);
+	assert_string_equal(f->name, "/etc/passwd");
+	assert_int_equal(sinsp_fd_typechar(f), 'f');
+	sinsp_close(s);
+}
+
+static void open_close_deferred(void **st)
+{
+	struct scap *h = base();
+	struct sinsp_evt evt;
+	struct sinsp *s;
+
+	(void)st;
+	ev_open(h, 101, "notes/../a.txt", 5, 1);
+	ev_close(h, 100, 5, 0);
+	ev_begin(h, PPME_SYSCALL_CLOSE_E, 100, 30);
+	ev_i64(h, 5);
+	ev_end(h, 0);
+	s = open_mem(h);
+	next_ok(s, &evt);	/* open E */
+	next_ok(s, &evt);	/* open X */
+	assert_non_null(evt.fdinfo);
+	assert_string_equal(evt.fdinfo->name, "/home/u/a.txt");
+	assert_int_equal(evt.fd, 5);
+	assert_true(evt.has_enter);
+	assert_int_equal(evt.enter.type, PPME_SYSCALL_OPEN_E);
+	next_ok(s, &evt);	/* close E: fd resolved from the shared table */
+	assert_non_null(evt.fdinfo);
+	next_ok(s, &evt);	/* close X: still there */
+	assert_non_null(evt.fdinfo);
+	assert_string_equal(evt.fdinfo->name, "/home/u/a.txt");
+	assert_int_equal(evt.errorcode, 0);
+	next_ok(s, &evt);	/* next event: removed before parsing */
+	assert_null(evt.fdinfo);
+	assert_int_equal(evt.fd, 5);
+	assert_true(evt.uses_fd);
+	sinsp_close(s);
+}
+
+static void failed_and_unpaired(void **st)
+{
+	struct scap *h = base();
+	struct sinsp_evt evt;
+	struct sinsp *s;
+
+	(void)st;
+	ev_open(h, 100, "/nope", -2, 1);
+	/* exit without its enter: no fd context, no error code */
+	ev_begin(h, PPME_SYSCALL_CLOSE_X, 100, 40);
+	ev_i64(h, -9);
+	ev_end(h, 0);
+	s = open_mem(h);
+	next_ok(s, &evt);
+	next_ok(s, &evt);
+	assert_null(evt.fdinfo);
+	assert_int_equal(evt.errorcode, 2);
+	next_ok(s, &evt);
+	assert_int_equal(evt.errorcode, 0);
+	assert_false(evt.uses_fd);
+	assert_false(evt.has_enter);
+	sinsp_close(s);
+}
+
+static void ev_clone(struct scap *h, uint64_t tid, int64_t res, uint32_t flags, int64_t pid, int64_t ptid)
+{
+	ev_begin(h, PPME_SYSCALL_CLONE_20_E, tid, 50);
+	ev_end(h, 0);
+	ev_begin(h, PPME_SYSCALL_CLONE_20_X, tid, 51);
+	ev_i64(h, res);
+	ev_str(h, "/bin/bash");
+	ev_bytes(h, "-c\0ls\0", 6);
+	ev_i64(h, (int64_t)tid);
+	ev_i64(h, pid);
+	ev_i64(h, ptid);
+	ev_str(h, "/home/u");
+	ev_i64(h, 1024);
+	ev_i64(h, 0);
+	ev_i64(h, 5);
+	ev_u32(h, 100);
+	ev_u32(h, 50);
+	ev_u32(h, 0);
+	ev_str(h, "bash");
+	ev_bytes(h, "cpu=/\0", 6);
+	ev_u32(h, flags);
+	ev_u32(h, 1000);
+	ev_u32(h, 1000);
+	ev_i64(h, (int64_t)tid);
+	ev_i64(h, pid);
+	ev_end(h, 0);
+}
+
+static void clone_fork_exec_exit(void **st)
+{
+	struct scap *h = base();
+	struct sinsp_threadinfo *c;
+	struct sinsp_evt evt;
+	struct sinsp *s;
+
+	(void)st;
+	ev_clone(h, 100, 200, 0, 100, 1);	/* fork: child 200 */
+	ev_clone(h, 100, 201, CLONE_THREAD | CLONE_FILES, 100, 1);	/* thread 201 */
+	ev_begin(h, PPME_SYSCALL_EXECVE_19_E, 200, 60);
+	ev_str(h, "../bin/ls");
+	ev_end(h, 0);
+	ev_begin(h, PPME_SYSCALL_EXECVE_19_X, 200, 61);
+	ev_i64(h, 0);
+	ev_str(h, "ls");
+	ev_bytes(h, "-l\0", 3);
+	ev_i64(h, 200);
+	ev_i64(h, 200);
+	ev_i64(h, 100);
+	ev_str(h, "/home/u");
+	ev_i64(h, 4096);
+	ev_i64(h, 0);
+	ev_i64(h, 7);
+	ev_u32(h, 10);
+	ev_u32(h, 5);
+	ev_u32(h, 0);
+	ev_str(h, "ls");
+	ev_bytes(h, "cpu=/\0", 6);
+	ev_bytes(h, "A=1\0", 4);
+	ev_end(h, 0);
+	ev_begin(h, PPME_PROCEXIT_1_E, 200, 70);
+	ev_i64(h, 0);
+	ev_i64(h, 0);
+	ev_u8(h, 0);
+	ev_u8(h, 0);
+	ev_end(h, 0);
+	ev_close(h, 1, 0, 0);
+	s = open_mem(h);
+	next_ok(s, &evt);
+	next_ok(s, &evt);
+	c = sinsp_get_thread(s, 200);
+	assert_non_null(c);
+	assert_int_equal(c->pid, 200);
+	assert_int_equal(c->ptid, 100);
+	assert_string_equal(c->comm, "bash");
+	assert_int_equal(c->uid, 1000);
+	assert_string_equal(c->cwd, "/home/u/");
+	/* fork copies the fd table */
+	assert_ptr_not_equal(sinsp_thread_fdtable(s, c), sinsp_thread_fdtable(s, sinsp_get_thread(s, 100)));
+	assert_non_null(sinsp_fd_lookup(sinsp_thread_fdtable(s, c), 3));
+	next_ok(s, &evt);
+	next_ok(s, &evt);
+	c = sinsp_get_thread(s, 201);
+	assert_non_null(c);
+	assert_int_equal(c->pid, 100);
+	assert_int_equal(sinsp_get_thread(s, 100)->nchildren, 2);
+	assert_ptr_equal(sinsp_thread_fdtable(s, c), sinsp_thread_fdtable(s, sinsp_get_thread(s, 100)));
+	next_ok(s, &evt);
+	next_ok(s, &evt);	/* execve exit */
+	c = sinsp_get_thread(s, 200);
+	assert_string_equal(c->comm, "ls");
+	assert_string_equal(c->exe, "ls");
+	assert_string_equal(c->exepath, "/home/bin/ls");
+	assert_int_equal(c->fdlimit, 4096);
+	assert_int_equal(c->env_len, 4);
+	assert_non_null(sinsp_fd_lookup(sinsp_thread_fdtable(s, c), 3));	/* not closed */
+	next_ok(s, &evt);	/* procexit: still visible */
+	assert_ptr_equal(evt.thread, sinsp_get_thread(s, 200));
+	next_ok(s, &evt);
+	assert_null(sinsp_get_thread(s, 200));
+	sinsp_close(s);
+}
+
+static void pipe_dup_fcntl(void **st)
+{
+	struct scap *h = base();
+	struct sinsp_evt evt;
+	struct sinsp_fdinfo *f;
+	struct sinsp *s;
+
+	(void)st;
+	ev_begin(h, PPME_SYSCALL_PIPE_E, 100, 1);
+	ev_end(h, 0);
+	ev_begin(h, PPME_SYSCALL_PIPE_X, 100, 2);
+	ev_i64(h, 0);
+	ev_i64(h, 6);
+	ev_i64(h, 7);
+	ev_i64(h, 999);
+	ev_end(h, 0);
+	ev_begin(h, PPME_SYSCALL_DUP_E, 100, 3);
+	ev_i64(h, 3);
+	ev_end(h, 0);
+	ev_begin(h, PPME_SYSCALL_DUP_X, 100, 4);
+	ev_i64(h, 1);
+	ev_end(h, 0);
+	ev_begin(h, PPME_SYSCALL_FCNTL_E, 100, 5);
+	ev_i64(h, 6);
+	ev_u8(h, 1);	/* F_DUPFD */
+	ev_end(h, 0);
+	ev_begin(h, PPME_SYSCALL_FCNTL_X, 100, 6);
+	ev_i64(h, 10);
+	ev_end(h, 0);
+	s = open_mem(h);
+	while (sinsp_next(s, &evt) == SCAP_SUCCESS)
+		;
+	f = sinsp_fd_lookup(sinsp_thread_fdtable(s, sinsp_get_thread(s, 100)), 7);
+	assert_non_null(f);
+	assert_int_equal(sinsp_fd_typechar(f), 'p');
+	assert_int_equal(f->ino, 999);
+	f = sinsp_fd_lookup(sinsp_thread_fdtable(s, sinsp_get_thread(s, 100)), 1);
+	assert_non_null(f);
+	assert_string_equal(f->name, "/etc/passwd");
+	f = sinsp_fd_lookup(sinsp_thread_fdtable(s, sinsp_get_thread(s, 100)), 10);
+	assert_non_null(f);
+	assert_int_equal(sinsp_fd_typechar(f), 'p');
+	sinsp_close(s);
+}
+
+static void sockets(void **st)
+{
+	struct scap *h = base();
+	struct sinsp_evt evt;
+	struct sinsp *s;
+
+	(void)st;
+	ev_begin(h, PPME_SOCKET_SOCKET_E, 100, 1);
+	ev_u32(h, 2);
+	ev_u32(h, 1);
+	ev_u32(h, 0);
+	ev_end(h, 0);
+	ev_begin(h, PPME_SOCKET_SOCKET_X, 100, 2);
+	ev_i64(h, 4);
+	ev_end(h, 0);
+	ev_begin(h, PPME_SOCKET_CONNECT_E, 100, 3);
+	ev_i64(h, 4);
+	ev_addr4(h, "127.0.0.1", 80);
+	ev_end(h, 0);
+	ev_begin(h, PPME_SOCKET_CONNECT_X, 100, 4);
+	ev_i64(h, -115);
+	ev_tuple4(h, "127.0.0.1", 47192, "127.0.0.1", 80);
+	ev_end(h, 0);
+	/* bind + UDP inference on sendto */
+	ev_begin(h, PPME_SOCKET_SENDTO_E, 100, 5);
+	ev_i64(h, 9);
+	ev_u32(h, 10);
+	ev_tuple4(h, "0.0.0.0", 1, "8.8.8.8", 53);
+	ev_end(h, 0);
+	s = open_mem(h);
+	next_ok(s, &evt);
+	next_ok(s, &evt);
+	assert_non_null(evt.fdinfo);
+	assert_int_equal(sinsp_fd_typechar(evt.fdinfo), '4');
+	assert_int_equal(sinsp_fd_l4proto(evt.fdinfo), SCAP_L4_NA);	/* no role yet: "<4>" */
+	next_ok(s, &evt);
+	next_ok(s, &evt);
+	assert_int_equal(evt.errorcode, 115);
+	assert_string_equal(evt.fdinfo->name, "127.0.0.1:47192->127.0.0.1:80");
+	assert_int_equal(sinsp_fd_l4proto(evt.fdinfo), SCAP_L4_TCP);
+	assert_true(evt.fdinfo->is_role_client);
+	next_ok(s, &evt);
+	assert_non_null(evt.fdinfo);
+	assert_int_equal(evt.fdinfo->l4proto, SCAP_L4_UDP);
+	sinsp_close(s);
+}
+
+static void cwd_and_limits(void **st)
+{
+	struct scap *h = base();
+	struct sinsp_evt evt;
+	struct sinsp *s;
+
+	(void)st;
+	ev_begin(h, PPME_SYSCALL_CHDIR_E, 101, 1);
+	ev_end(h, 0);
+	ev_begin(h, PPME_SYSCALL_CHDIR_X, 101, 2);
+	ev_i64(h, 0);
+	ev_str(h, "../x//y/.");
+	ev_end(h, 0);
+	ev_begin(h, PPME_SYSCALL_PRLIMIT_E, 101, 3);
+	ev_i64(h, 0);
+	ev_u8(h, 7);
+	ev_end(h, 0);
+	ev_begin(h, PPME_SYSCALL_PRLIMIT_X, 101, 4);
+	ev_i64(h, 0);
+	ev_i64(h, 777);
+	ev_i64(h, 777);
+	ev_i64(h, 1024);
+	ev_i64(h, 1024);
+	ev_end(h, 0);
+	s = open_mem(h);
+	while (sinsp_next(s, &evt) == SCAP_SUCCESS)
+		;
+	/* thread 101 has no CLONE_FS: its own cwd moves; reads go to the main */
+	assert_string_equal(sinsp_get_thread(s, 101)->cwd, "/home/x/y/");
+	assert_int_equal(sinsp_get_thread(s, 100)->fdlimit, 777);
+	sinsp_close(s);
+}
+
+static void section_and_state_only(void **st)
+{
+	struct scap *h = base();
+	struct sinsp_evt evt;
+	struct sinsp *s;
+
+	(void)st;
+	ev_open(h, 100, "/tmp/z", 8, 1);
+	mem_new_section(h);
+	ev_begin(h, PPME_SYSCALL_CLOSE_E, 100, 1);
+	ev_i64(h, 8);
+	ev_end(h, SCAP_DF_STATE_ONLY);
+	s = open_mem(h);
+	next_ok(s, &evt);
+	next_ok(s, &evt);
+	assert_non_null(sinsp_fd_lookup(sinsp_thread_fdtable(s, sinsp_get_thread(s, 100)), 8));
+	next_ok(s, &evt);	/* new section: the state was reloaded */
+	assert_int_equal(evt.num, 3);
+	assert_true(evt.filtered_out);
+	assert_null(evt.fdinfo);
+	assert_null(sinsp_fd_lookup(sinsp_thread_fdtable(s, sinsp_get_thread(s, 100)), 8));
 	sinsp_close(s);
 }
 
@@ -35,6 +426,14 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(placeholder),
+		cmocka_unit_test(metadata_and_sharing),
+		cmocka_unit_test(open_close_deferred),
+		cmocka_unit_test(failed_and_unpaired),
+		cmocka_unit_test(clone_fork_exec_exit),
+		cmocka_unit_test(pipe_dup_fcntl),
+		cmocka_unit_test(sockets),
+		cmocka_unit_test(cwd_and_limits),
+		cmocka_unit_test(section_and_state_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
