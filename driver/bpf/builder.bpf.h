@@ -28,11 +28,20 @@ struct call_ctx {
 	__u32 pad;
 };
 
+/* builder position saved across global (separately verified) functions */
+struct bld_state {
+	__u32 off, evt, idx, err;
+};
+
 struct scratch {
 	struct call_ctx c;
+	struct bld_state st;
 	__u8 buf[SCAP_BPF_SCRATCH_SIZE];
-	__u8 tmp[TMP_SIZE];
+	__u8 tmp[TMP_SIZE + 512];	/* + slack for masked writes */
 };
+
+/* v & m, kept as a real AND so the verifier sees the bound */
+#define BOUND(v, m) ({ __u64 __v = (v); asm volatile("%0 &= " #m : "+r"(__v)); __v; })
 
 struct bld {
 	struct scratch *s;
@@ -138,7 +147,11 @@ static __always_inline void push_ustr(struct bld *b, __u64 uptr)
 
 static __always_inline void push_kstr(struct bld *b, const void *kptr, __u32 max)
 {
-	long n = bpf_probe_read_kernel_str(bpos(b, b->off), max & (MAX_STR - 1), kptr);
+	long n;
+
+	if (max > MAX_STR)
+		max = MAX_STR;
+	n = bpf_probe_read_kernel_str(bpos(b, b->off), max, kptr);
 
 	if (n <= 0) {
 		push_lit(b, "", 1);
@@ -151,7 +164,7 @@ static __always_inline void push_ubuf(struct bld *b, __u64 uptr, __u64 len)
 {
 	__u32 n = len > MAX_STR ? MAX_STR : len;
 
-	if (!uptr || !n || bpf_probe_read_user(bpos(b, b->off), n & (2 * MAX_STR - 1), (void *)uptr)) {
+	if (!uptr || !n || bpf_probe_read_user(bpos(b, b->off), BOUND(n, 8191), (void *)uptr)) {
 		push_empty(b);
 		return;
 	}
@@ -162,7 +175,7 @@ static __always_inline void push_kbuf(struct bld *b, const void *kptr, __u32 len
 {
 	__u32 n = len > MAX_STR ? MAX_STR : len;
 
-	if (!n || bpf_probe_read_kernel(bpos(b, b->off), n & (2 * MAX_STR - 1), kptr)) {
+	if (!n || bpf_probe_read_kernel(bpos(b, b->off), BOUND(n, 8191), kptr)) {
 		push_empty(b);
 		return;
 	}

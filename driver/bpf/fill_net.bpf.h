@@ -34,7 +34,7 @@ static __always_inline void push_usockaddr(struct bld *b, __u64 uaddr, __u32 len
 	}
 	if (len > sizeof(ss))
 		len = sizeof(ss);
-	if (bpf_probe_read_user(&ss, len & 127, (void *)uaddr)) {
+	if (bpf_probe_read_user(&ss, BOUND(len, 127), (void *)uaddr)) {
 		push_empty(b);
 		return;
 	}
@@ -86,7 +86,7 @@ static __always_inline int read_upeer(struct peer *pe, __u64 uaddr, __u64 ulen_o
 		return -1;
 	if (len > sizeof(sa))
 		len = sizeof(sa);
-	if (bpf_probe_read_user(&sa, len & 31, (void *)uaddr))
+	if (bpf_probe_read_user(&sa, BOUND(len, 31), (void *)uaddr))
 		return -1;
 	pe->fam = sa.sin6_family;
 	pe->port = bpf_ntohs(sa.sin6_port);

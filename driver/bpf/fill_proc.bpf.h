@@ -12,57 +12,76 @@
 #define MAX_ARGS 4096
 
 /*
- * Write name components from dentry d up to the root into b->s->tmp,
- * right-aligned, crossing mount points.  Returns the start offset.
+ * Path walks run under bpf_loop(): the verifier checks the loop body once,
+ * whatever the number of components.  Names are written right-aligned
+ * into a half of scratch->tmp; pos is the start of the path.
  */
-static __always_inline __u32 build_dpath(struct bld *b, struct dentry *d, struct vfsmount *vm)
+struct walk {
+	__u64 d;		/* struct dentry * or struct kernfs_node * */
+	__u64 m;		/* struct mount * */
+	__u32 pos;
+	__u32 base;		/* offset of the half of tmp */
+};
+
+/* prepend "/" + len bytes at src; 1 when there is no room */
+static __always_inline int walk_prepend(struct walk *w, const void *src, __u32 len)
 {
-	struct mount *m = container_of(vm, struct mount, mnt);
-	__u32 pos = TMP_SIZE / 2;
-	__u8 *t = b->s->tmp;
-	__u32 i;
+	struct scratch *s = get_scratch(bpf_get_smp_processor_id());
+	__u8 *t;
 
-	for (i = 0; i < MAX_PATH_DEPTH; i++) {
-		struct dentry *root = BPF_CORE_READ(m, mnt.mnt_root);
-		struct dentry *parent = BPF_CORE_READ(d, d_parent);
-		struct qstr q;
-		__u32 len;
+	if (!s || len + 1 > w->pos)
+		return 1;
+	t = s->tmp + (w->base & (TMP_SIZE / 2));
+	w->pos -= len;
+	bpf_probe_read_kernel(t + (w->pos & TMASK), len & 255, src);
+	w->pos--;
+	t[w->pos & TMASK] = '/';
+	return 0;
+}
 
-		if (d == root) {
-			struct mount *mp = BPF_CORE_READ(m, mnt_parent);
+static long dentry_step(__u32 i, void *ctx)
+{
+	struct walk *w = ctx;
+	struct dentry *d = (struct dentry *)w->d;
+	struct mount *m = (struct mount *)w->m;
+	struct dentry *parent = BPF_CORE_READ(d, d_parent);
+	struct qstr q;
 
-			if (mp == m)
-				break;
-			d = BPF_CORE_READ(m, mnt_mountpoint);
-			m = mp;
-			continue;
-		}
-		if (d == parent)
-			break;
-		q = BPF_CORE_READ(d, d_name);
-		len = q.len & 255;
-		if (len + 1 > pos)
-			break;
-		pos -= len;
-		bpf_probe_read_kernel(t + (pos & TMASK), len, q.name);
-		pos--;
-		t[pos & TMASK] = '/';
-		d = parent;
+	if (d == BPF_CORE_READ(m, mnt.mnt_root)) {
+		struct mount *mp = BPF_CORE_READ(m, mnt_parent);
+
+		if (mp == m)
+			return 1;
+		w->d = (__u64)BPF_CORE_READ(m, mnt_mountpoint);
+		w->m = (__u64)mp;
+		return 0;
 	}
-	if (pos == TMP_SIZE / 2) {
-		pos--;
-		t[pos & TMASK] = '/';
-	}
-	t[TMP_SIZE / 2] = 0;
-	return pos;
+	if (d == parent)
+		return 1;
+	q = BPF_CORE_READ(d, d_name);
+	if (walk_prepend(w, q.name, q.len & 255))
+		return 1;
+	w->d = (__u64)parent;
+	return 0;
 }
 
 static __always_inline void push_cwd(struct bld *b, struct task_struct *t)
 {
 	struct path pwd = BPF_CORE_READ(t, fs, pwd);
-	__u32 pos = build_dpath(b, pwd.dentry, pwd.mnt);
+	struct walk w = {
+		.d = (__u64)pwd.dentry,
+		.m = (__u64)container_of(pwd.mnt, struct mount, mnt),
+		.pos = TMP_SIZE / 2 - 1,
+		.base = 0,
+	};
 
-	push_kbuf(b, b->s->tmp + (pos & TMASK), TMP_SIZE / 2 - pos + 1);
+	b->s->tmp[TMP_SIZE / 2 - 1] = 0;
+	bpf_loop(MAX_PATH_DEPTH * 2, dentry_step, &w, 0);
+	if (w.pos == TMP_SIZE / 2 - 1) {
+		w.pos--;
+		b->s->tmp[w.pos & TMASK] = '/';
+	}
+	push_kbuf(b, b->s->tmp + (w.pos & TMASK), TMP_SIZE / 2 - w.pos);
 }
 
 struct kernfs_node___old {
@@ -76,73 +95,78 @@ static __always_inline struct kernfs_node *kn_parent(struct kernfs_node *kn)
 	return BPF_CORE_READ((struct kernfs_node___old *)kn, parent);
 }
 
-/* cgroup path (kernfs names up to the root) right-aligned in tmp */
-static __always_inline __u32 build_cgpath(struct bld *b, struct kernfs_node *kn)
+static long kernfs_step(__u32 i, void *ctx)
 {
-	__u32 pos = TMP_SIZE - 1;
-	__u8 *t = b->s->tmp + TMP_SIZE / 2;
-	__u32 i;
+	struct walk *w = ctx;
+	struct kernfs_node *kn = (struct kernfs_node *)w->d;
+	struct kernfs_node *parent = kn_parent(kn);
+	char name[64] = {};
+	long n;
 
-	t[pos & TMASK] = 0;
-	for (i = 0; i < MAX_PATH_DEPTH; i++) {
-		struct kernfs_node *parent = kn_parent(kn);
-		const char *name;
-		long n;
+	if (!parent)
+		return 1;
+	n = bpf_probe_read_kernel_str(name, sizeof(name), BPF_CORE_READ(kn, name));
+	if (n <= 1 || walk_prepend(w, name, (n - 1) & 63))
+		return 1;
+	w->d = (__u64)parent;
+	return 0;
+}
 
-		if (!parent)
-			break;
-		name = BPF_CORE_READ(kn, name);
-		{
-			char tmpn[64] = {};
-			__u32 len;
+struct cg_walk {
+	__u64 cs;		/* struct css_set * */
+	__u32 off;		/* record offset */
+	__u32 start;
+	__u32 pos;		/* path start in the second half of tmp */
+};
 
-			n = bpf_probe_read_kernel_str(tmpn, sizeof(tmpn), name);
-			if (n <= 1)
-				break;
-			len = (n - 1) & 63;
-			if (len + 1 > pos)
-				break;
-			pos -= len;
-			bpf_probe_read_kernel(t + (pos & TMASK), len, tmpn);
-			pos--;
-			t[pos & TMASK] = '/';
-		}
-		kn = parent;
-	}
-	if (pos == TMP_SIZE - 1) {
-		pos--;
-		t[pos & TMASK] = '/';
-	}
-	return pos;
+static long cgroup_step(__u32 i, void *ctx)
+{
+	struct cg_walk *w = ctx;
+	struct scratch *s = get_scratch(bpf_get_smp_processor_id());
+	struct css_set *cs = (struct css_set *)w->cs;
+	struct cgroup_subsys_state *css;
+	__u32 plen = TMP_SIZE / 2 - w->pos;
+	long n;
+
+	if (!s || i >= CGROUP_SUBSYS_COUNT)
+		return 1;
+	css = BPF_CORE_READ(cs, subsys[i]);
+	if (!css)
+		return 0;
+	if (w->off - w->start > MAX_STR)
+		return 1;
+	n = bpf_probe_read_kernel_str(s->buf + (w->off & HMASK), 32, BPF_CORE_READ(css, ss, name));
+	if (n <= 0)
+		return 0;
+	w->off += n - 1;
+	s->buf[w->off & HMASK] = '=';
+	w->off++;
+	bpf_probe_read_kernel(s->buf + (w->off & HMASK), plen & TMASK,
+			      s->tmp + TMP_SIZE / 2 + (w->pos & TMASK));
+	w->off += plen;
+	return 0;
 }
 
 /* "subsys=path\0" for every subsystem the task has a css for */
 static __always_inline void push_cgroups(struct bld *b, struct task_struct *task)
 {
 	struct css_set *cs = BPF_CORE_READ(task, cgroups);
-	struct kernfs_node *kn = BPF_CORE_READ(cs, dfl_cgrp, kn);
-	__u32 pos = build_cgpath(b, kn), plen = TMP_SIZE - pos;
-	__u32 start = b->off, off = b->off;
-	__u32 i;
+	struct walk w = {
+		.d = (__u64)BPF_CORE_READ(cs, dfl_cgrp, kn),
+		.pos = TMP_SIZE / 2 - 1,
+		.base = TMP_SIZE / 2,
+	};
+	struct cg_walk cw = { .cs = (__u64)cs, .off = b->off, .start = b->off };
 
-	for (i = 0; i < CGROUP_SUBSYS_COUNT; i++) {
-		struct cgroup_subsys_state *css = BPF_CORE_READ(cs, subsys[i]);
-		long n;
-
-		if (!css)
-			continue;
-		if (off - start > MAX_STR)
-			break;
-		n = bpf_probe_read_kernel_str(bpos(b, off), 32, BPF_CORE_READ(css, ss, name));
-		if (n <= 0)
-			continue;
-		off += n - 1;
-		*bpos(b, off) = '=';
-		off++;
-		bpf_probe_read_kernel(bpos(b, off), plen & TMASK, b->s->tmp + TMP_SIZE / 2 + (pos & TMASK));
-		off += plen;
+	b->s->tmp[TMP_SIZE - 1] = 0;
+	bpf_loop(MAX_PATH_DEPTH, kernfs_step, &w, 0);
+	if (w.pos == TMP_SIZE / 2 - 1) {
+		w.pos--;
+		b->s->tmp[TMP_SIZE / 2 + (w.pos & TMASK)] = '/';
 	}
-	param_done(b, (off - start) & (2 * MAX_STR - 1));
+	cw.pos = w.pos;
+	bpf_loop(CGROUP_SUBSYS_COUNT, cgroup_step, &cw, 0);
+	param_done(b, (cw.off - cw.start) & (2 * MAX_STR - 1));
 }
 
 /* exe (argv[0]) and args (the rest, NUL separated) from the mm */
@@ -192,14 +216,59 @@ static __always_inline __u32 task_vnr(struct task_struct *t, int tgid)
 	return BPF_CORE_READ(p, numbers[level].nr);
 }
 
-/* the process part shared by clone and execve exits (params 1-13) */
-static __always_inline void push_proc_common(struct bld *b, struct task_struct *t, struct mm_struct *mm)
+/*
+ * The loops above as global functions, verified once each; they continue
+ * the record saved in the scratch area by bld_save().
+ */
+__noinline int g_push_cwd(void)
 {
-	push_exe_args(b, mm);
+	struct bld b;
+
+	if (bld_resume(&b))
+		return 0;
+	push_cwd(&b, bpf_get_current_task_btf());
+	bld_save(&b);
+	return 0;
+}
+
+__noinline int g_push_cgroups(void)
+{
+	struct bld b;
+
+	if (bld_resume(&b))
+		return 0;
+	push_cgroups(&b, bpf_get_current_task_btf());
+	bld_save(&b);
+	return 0;
+}
+
+__noinline int g_push_exe_args(void)
+{
+	struct bld b;
+
+	if (bld_resume(&b))
+		return 0;
+	push_exe_args(&b, BPF_CORE_READ(bpf_get_current_task_btf(), mm));
+	bld_save(&b);
+	return 0;
+}
+
+#define CALL_G(b, fn)			\
+	do {				\
+		bld_save(b);		\
+		fn();			\
+		if (bld_resume(b))	\
+			return;		\
+	} while (0)
+
+/* the process part shared by clone and execve exits (params 1-13) */
+static __always_inline void push_proc_common(struct bld *b, struct task_struct *t)
+{
+	CALL_G(b, g_push_exe_args);
 	push_u64(b, BPF_CORE_READ(t, pid));
 	push_u64(b, BPF_CORE_READ(t, tgid));
 	push_u64(b, BPF_CORE_READ(t, real_parent, pid));
-	push_cwd(b, t);
+	CALL_G(b, g_push_cwd);
 	push_u64(b, BPF_CORE_READ(t, signal, rlim[LX_RLIMIT_NOFILE].rlim_cur));
 	push_u64(b, BPF_CORE_READ(t, maj_flt));
 	push_u64(b, BPF_CORE_READ(t, min_flt));
@@ -207,13 +276,13 @@ static __always_inline void push_proc_common(struct bld *b, struct task_struct *
 	push_u32(b, vm_kb(1));
 	push_u32(b, vm_kb(2));
 	push_kstr(b, BPF_CORE_READ(t, comm), 16);
+	CALL_G(b, g_push_cgroups);
 }
 
 SEC("tp_btf/sys_exit")
 int BPF_PROG(fill_clone, struct pt_regs *regs, long ret)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
-	struct mm_struct *mm = BPF_CORE_READ(t, mm);
 	struct call_ctx *c;
 	struct bld b;
 	__u64 flags = 0;
@@ -231,8 +300,9 @@ int BPF_PROG(fill_clone, struct pt_regs *regs, long ret)
 	end_evt(&b);
 	begin_evt(&b, c->exit_type, 20, c->ts);
 	push_u64(&b, c->ret);
-	push_proc_common(&b, t, mm);
-	push_cgroups(&b, t);
+	push_proc_common(&b, t);
+	if (!b.s)
+		return 0;
 	push_u32(&b, clone_flags_to_ppm(flags));
 	push_u32(&b, BPF_CORE_READ(t, cred, euid.val));
 	push_u32(&b, BPF_CORE_READ(t, cred, egid.val));
@@ -279,8 +349,9 @@ int BPF_PROG(fill_execve, struct pt_regs *regs, long ret)
 		bpf_map_delete_elem(&exec_names, &tid);
 	begin_evt(&b, c->exit_type, 20, c->ts);
 	push_u64(&b, c->ret);
-	push_proc_common(&b, t, mm);
-	push_cgroups(&b, t);
+	push_proc_common(&b, t);
+	if (!b.s)
+		return 0;
 	push_env(&b, mm);
 	if (tty) {
 		int major = BPF_CORE_READ(tty, driver, major);

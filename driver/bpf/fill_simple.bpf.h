@@ -279,12 +279,60 @@ static __always_inline void push_spec_param(struct bld *b, __u8 d)
 	}
 }
 
+static __always_inline void bld_save(struct bld *b)
+{
+	b->s->st.off = b->off;
+	b->s->st.evt = b->evt;
+	b->s->st.idx = b->idx;
+	b->s->st.err = b->err;
+}
+
+static __always_inline int bld_resume(struct bld *b)
+{
+	b->s = get_scratch(bpf_get_smp_processor_id());
+	if (!b->s)
+		return -1;
+	b->off = b->s->st.off;
+	b->evt = b->s->st.evt;
+	b->idx = b->s->st.idx;
+	b->err = b->s->st.err;
+	return 0;
+}
+
+/*
+ * One parameter, as a global function: the verifier checks it once instead
+ * of once per parameter slot and event kind.
+ */
+__noinline int simple_param(__u32 d)
+{
+	struct bld b;
+
+	if (bld_resume(&b))
+		return 0;
+	push_spec_param(&b, d);
+	bld_save(&b);
+	return 0;
+}
+
+static __always_inline void simple_params(struct bld *b, const __u8 *spec, __u32 n)
+{
+	__u32 i;
+
+	bld_save(b);
+	for (i = 0; i < MAXP; i++) {
+		if (i >= n)
+			break;
+		simple_param(spec[i]);
+	}
+	bld_resume(b);
+}
+
 SEC("tp_btf/sys_exit")
 int BPF_PROG(fill_simple, struct pt_regs *regs, long ret)
 {
 	const struct simple_spec *sp;
 	struct bld b;
-	__u32 i, et;
+	__u32 et;
 
 	if (filler_start(&b))
 		return 0;
@@ -293,18 +341,14 @@ int BPF_PROG(fill_simple, struct pt_regs *regs, long ret)
 		return 0;
 	sp = &simple_specs[et];
 	begin_evt(&b, et, sp->ne, b.s->c.ts);
-	for (i = 0; i < MAXP; i++) {
-		if (i >= sp->ne)
-			break;
-		push_spec_param(&b, sp->e[i]);
-	}
+	simple_params(&b, sp->e, sp->ne);
+	if (!b.s)
+		return 0;
 	end_evt(&b);
 	begin_evt(&b, b.s->c.exit_type, sp->nx, b.s->c.ts);
-	for (i = 0; i < MAXP; i++) {
-		if (i >= sp->nx)
-			break;
-		push_spec_param(&b, sp->x[i]);
-	}
+	simple_params(&b, sp->x, sp->nx);
+	if (!b.s)
+		return 0;
 	end_evt(&b);
 	return filler_submit(&b);
 }

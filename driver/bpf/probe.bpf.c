@@ -264,7 +264,7 @@ static __always_inline int filler_submit(struct bld *b)
 	rb = cpu_ring(s->c.cpu);
 	if (!rb)
 		return 0;
-	if (bpf_ringbuf_output(rb, s->buf, n & (SCAP_BPF_SCRATCH_SIZE - 1), BPF_RB_NO_WAKEUP))
+	if (bpf_ringbuf_output(rb, s->buf, BOUND(n, 65535), BPF_RB_NO_WAKEUP))
 		count_drop(c, s->c.ts, 2);
 	else
 		c->n_written += 2;
@@ -308,7 +308,7 @@ int BPF_PROG(sched_process_exit, struct task_struct *p)
 	end_evt(&b);
 	if (!rb || b.err)
 		return 0;
-	if (bpf_ringbuf_output(rb, b.s->buf, b.off & 255, BPF_RB_NO_WAKEUP))
+	if (bpf_ringbuf_output(rb, b.s->buf, BOUND(b.off, 255), BPF_RB_NO_WAKEUP))
 		count_drop(c, b.s->c.ts, 1);
 	else
 		c->n_written++;

@@ -220,11 +220,11 @@ static void engine_free(struct bpf_engine *e)
 	free(e);
 }
 
+/* scap_close() frees the metadata and the handle */
 static void bpf_close(struct scap *h)
 {
 	engine_free(h->engine);
-	scap_metadata_free(&h->meta);
-	free(h);
+	h->engine = NULL;
 }
 
 static const struct scap_engine_ops bpf_ops = {
