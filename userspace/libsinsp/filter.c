@@ -31,13 +31,19 @@
 #define ST_NEED_EXPR 0
 #define ST_DONE 1
 
+/* connectives, as the reference keeps them: the last one seen stays in force
+ * (so "a and b not c" means "a and b and not c") and is reset by '(' */
+#define CONN_NONE 0
+#define CONN_AND 1
+#define CONN_OR 2
+
 /* a group being built: items joined by and/or, compiled when it closes */
 struct pgroup {
 	int *items;
 	uint8_t *ops;		/* ops[i]: connective before items[i] (1 = or) */
 	uint32_t n, cap;
 	int neg;
-	int parent_or;		/* connective before this group in its parent */
+	int parent_or;		/* CONN_*: connective before this group in its parent */
 };
 
 struct parser {
@@ -51,7 +57,7 @@ struct parser {
 	struct pgroup *stack;
 	int depth, cap;
 	int pending_not;
-	int last_or;		/* connective seen before the next term */
+	int last_op;		/* CONN_*: connective for the next term */
 	int bad_paren;		/* ')' without a matching '(' or after nothing */
 };
 
@@ -187,6 +193,17 @@ static int group_close(struct filter *f, struct pgroup *g)
 	free(g->ops);
 	memset(g, 0, sizeof(*g));
 	return res;
+}
+
+/* A term joins its group with the connective in force.  A term after the
+ * first one with no and/or before it ("a not b") is ignored, as by the
+ * reference. */
+static void add_term(struct parser *p, struct pgroup *g, int node, int conn)
+{
+	(void)p;
+	if (g->n > 0 && conn == CONN_NONE)
+		return;
+	group_add(g, node, conn == CONN_OR);
 }
 
 static struct pgroup *push_group(struct parser *p, int neg)
@@ -390,6 +407,20 @@ static int is_field(const struct field_ref *r, const char *name)
 	return strcmp(r->name, name) == 0;
 }
 
+/* types the reference cannot parse a comparison value for */
+static int value_type_supported(const struct field_ref *r)
+{
+	switch (r->type) {
+	case PT_DOUBLE: case PT_PID: case PT_SIGTYPE: case PT_SOCKTUPLE: case PT_SOCKADDR:
+	case PT_FDLIST: case PT_SIGSET: case PT_SYSCALLID: case PT_CHARBUFARRAY:
+	case PT_CHARBUF_PAIR_ARRAY: case PT_DYN:
+		return 0;
+	case PT_BYTEBUF:	/* evt.buffer is special-cased, evt.rawarg.* is not */
+		return strncmp(r->name, "evt.rawarg", 10) != 0;
+	}
+	return 1;
+}
+
 /* Convert one value text (len bytes, may hold NULs from \x00) for check c. */
 static int convert_value(struct parser *p, struct fnode *c, const struct field_ref *r,
 			 const char *v, uint32_t len, struct fvalue *out)
@@ -401,8 +432,8 @@ static int convert_value(struct parser *p, struct fnode *c, const struct field_r
 		return parse_num(p, v, 0, 64, out) < 0 ? -1 : (out->u *= 1000000, 0);
 	if (c->special == SP_ANAME_ANY)
 		t = PT_CHARBUF;
-	if (t == PT_DOUBLE)
-		return perr(p, "wrong parameter type %d", PT_DOUBLE);
+	if (!value_type_supported(r))
+		return perr(p, "wrong parameter type %d", t);
 	switch (c->ck) {
 	case CK_STRING:
 	case CK_BUFFER: {
@@ -517,8 +548,10 @@ static int next_operand(struct parser *p, int in_list, char **out, uint32_t *out
 			int d = isdigit((unsigned char)c) ? c - '0'
 				: (c >= 'a' && c <= 'f') ? c - 'a' + 10
 				: (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
-			if (d < 0)
+			if (d < 0) {
+				p->pos++;
 				goto bad_escape;
+			}
 			hex = hex * 16 + d;
 			if (++nhex == 2) {
 				res[n++] = (char)hex;
@@ -656,14 +689,15 @@ static int add_value(struct parser *p, int node, const struct field_ref *r, int 
 static int parse_list(struct parser *p, int node, const struct field_ref *r)
 {
 	struct fnode *c = &p->f->nodes[node];
+	int is_charbuf = r->type == PT_CHARBUF || c->special == SP_ANAME_ANY;
 
 	if (is_blank(cur(p)))
 		next(p);
 	if (cur(p) != '(')
 		return perr(p, "expected '(' after 'in/intersects/pmatch' operand");
-	if (c->op == OP_PMATCH && c->ck != CK_STRING)
-		return perr(p, "pmatch requires all charbuf arguments");
 	p->pos++;
+	if (c->op == OP_PMATCH && !is_charbuf)
+		return perr(p, "pmatch requires all charbuf arguments");
 	for (;;) {
 		char ch;
 		if (add_value(p, node, r, 1) < 0)
@@ -673,7 +707,9 @@ static int parse_list(struct parser *p, int node, const struct field_ref *r)
 			continue;
 		if (ch == ')')
 			return 0;
-		return perr(p, "expected either ')' or ',' after a value inside the 'in/pmatch' clause");
+		return perr(p, is_charbuf ?
+			    "expected either ')' or ',' after a value inside the 'in/pmatch' clause" :
+			    "expected either ')' or ',' after a value inside the 'in' clause");
 	}
 }
 
@@ -706,7 +742,7 @@ static int parse_check(struct parser *p)
 		return -1;
 	p->f->nodes[node].neg = (uint8_t)p->pending_not;
 	p->pending_not = 0;
-	group_add(&p->stack[p->depth - 1], node, p->last_or);
+	add_term(p, &p->stack[p->depth - 1], node, p->last_op);
 	return 0;
 }
 
@@ -724,9 +760,9 @@ static int parse_char(struct parser *p, char c, int *state)
 	case '(':
 		if (*state != ST_NEED_EXPR)
 			return perr(p, "unexpected '(' after %.*s", (int)p->pos, p->s);
-		push_group(p, p->pending_not)->parent_or = p->last_or;
+		push_group(p, p->pending_not)->parent_or = p->last_op;
 		p->pending_not = 0;
-		p->last_or = 0;
+		p->last_op = CONN_NONE;
 		return 0;
 	case ')':
 		if (p->depth <= 1 || *state != ST_DONE || p->stack[p->depth - 1].n == 0) {
@@ -739,7 +775,7 @@ static int parse_char(struct parser *p, char c, int *state)
 		if (p->pos != 0 && *state != ST_NEED_EXPR) {
 			if (expect_word(p, c == 'o' ? "r" : "nd") < 0)
 				return -1;
-			p->last_or = c == 'o';
+			p->last_op = c == 'o' ? CONN_OR : CONN_AND;
 			*state = ST_NEED_EXPR;
 			return 0;
 		}
@@ -747,9 +783,8 @@ static int parse_char(struct parser *p, char c, int *state)
 	case 'n':
 		if (expect_word(p, "ot") < 0)
 			return -1;
-		if (*state != ST_NEED_EXPR)
-			return perr(p, "syntax error in filter");
 		p->pending_not = 1;
+		*state = ST_NEED_EXPR;
 		return 0;
 	}
 	if (*state != ST_NEED_EXPR)
@@ -841,10 +876,10 @@ static int parse_all(struct parser *p)
 		if (r == 1) {
 			/* ')' closes a group: it becomes one term of its parent */
 			struct pgroup *g = &p->stack[p->depth - 1];
-			int is_or = g->parent_or;
+			int conn = g->parent_or;
 			int node = group_close(p->f, g);
 			p->depth--;
-			group_add(&p->stack[p->depth - 1], node, is_or);
+			add_term(p, &p->stack[p->depth - 1], node, conn);
 		}
 	}
 }
