@@ -1,0 +1,271 @@
+/*
+ * robust_read.c - robustness driver for .scap readers.
+ *
+ * For every trace given: truncations at 200 seeded random offsets of the
+ * raw file, truncations at every block boundary of the decoded stream for
+ * the small traces (< 512 KiB decoded), and 200 copies with random bytes
+ * flipped (mangle.c; gzip traces alternate plain and gzip output).  Each
+ * case is read in a forked child under alarm(): by default with the
+ * libscap reader (all events, parameters decoded and touched), which must
+ * end with SCAP_EOF or a non-empty error message; with --exec CMD the
+ * command `CMD FILE` runs instead and must exit (any status) without a
+ * signal or timeout.  A crash, a hang or a silent failure is reported with
+ * the scapmangle command line that reproduces it; the exit status is the
+ * number of bad cases (capped at 100).
+ *
+ *   robust_read [--seed N] [--cases N] [--timeout S] [--exec CMD] TRACE...
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "mangle.h"
+#include "scap.h"
+
+#define SMALL_TRACE (512 * 1024)
+
+static uint64_t g_seed = 1;
+static unsigned g_cases = 200;
+static unsigned g_timeout = 10;
+static const char *g_exec;
+static unsigned g_bad, g_total;
+
+/* child: read the whole file; exit 0 if it ended cleanly or with a message */
+static int read_all(const char *path)
+{
+	char err[SCAP_ERRBUF_SIZE] = "";
+	struct scap *h = scap_open_file(path, err);
+	struct scap_evt e;
+	volatile unsigned sum = 0;
+	int rc;
+
+	if (!h)
+		return err[0] ? 0 : 3;
+	while ((rc = scap_next(h, &e)) == SCAP_SUCCESS || rc == SCAP_NEW_SECTION) {
+		uint32_t i, j;
+
+		if (rc == SCAP_NEW_SECTION)
+			continue;
+		if (scap_decode_params(&e))
+			return 4;
+		for (i = 0; i < e.nparams; i++)
+			for (j = 0; j < e.plen[i]; j += 61)
+				sum += e.pval[i][j];
+		h->ops->progress(h);
+	}
+	if (rc != SCAP_EOF && !h->err[0])
+		rc = 5;
+	else
+		rc = 0;
+	scap_close(h);
+	return rc;
+}
+
+/* One trace and the list of its cases (deterministic from the seed). */
+struct trace_ctx {
+	const char *path;
+	struct blob raw, dec;
+	int gz;
+	size_t *bnd, nb;	/* block boundaries of small traces */
+	size_t ncases;
+};
+
+/* Build case idx: 0 intact, then truncations, boundaries, flips.
+ * Fills *out (malloc'd when *owned), *gz and repro. */
+static void make_case(const struct trace_ctx *t, size_t idx, struct blob *out,
+		      int *gz, int *owned, char *repro, size_t rsize)
+{
+	uint64_t st = g_seed * 0x9E3779B97F4A7C15ull + idx, seed;
+
+	*gz = 0;
+	*owned = 0;
+	if (idx == 0) {
+		*out = t->raw;
+		snprintf(repro, rsize, "(intact file %s)", t->path);
+		return;
+	}
+	idx--;
+	if (idx < g_cases) {
+		out->p = t->raw.p;
+		out->len = mangle_rand(&st) % t->raw.len;
+		snprintf(repro, rsize, "truncate %s OUT %zu", t->path, out->len);
+		return;
+	}
+	idx -= g_cases;
+	if (idx < t->nb) {
+		out->p = t->dec.p;
+		out->len = t->bnd[idx];
+		snprintf(repro, rsize, "decompress %s D; scapmangle truncate D OUT %zu",
+			 t->path, t->bnd[idx]);
+		return;
+	}
+	idx -= t->nb;
+	seed = g_seed * 1000003u + idx;
+	*gz = t->gz && (idx & 1);
+	out->p = malloc(t->dec.len);
+	out->len = t->dec.len;
+	if (!out->p)
+		exit(100);
+	*owned = 1;
+	memcpy(out->p, t->dec.p, t->dec.len);
+	mangle_flip(out, seed);
+	snprintf(repro, rsize, "flip %s OUT %llu%s", t->path,
+		 (unsigned long long)seed, *gz ? " gz" : "");
+}
+
+/* a memfd holding case idx */
+static int case_fd(const struct trace_ctx *t, size_t idx, char *repro, size_t rsize)
+{
+	struct blob b;
+	int gz, owned, fd = memfd_create("scapcase", 0);
+
+	make_case(t, idx, &b, &gz, &owned, repro, rsize);
+	if (fd < 0 || mangle_write_fd(fd, b.p, b.len, gz)) {
+		fprintf(stderr, "robust_read: can't create case: %s\n", strerror(errno));
+		exit(100);
+	}
+	if (owned)
+		free(b.p);
+	return fd;
+}
+
+/* in a child: read the case, or exec the external command on it */
+static int run_one(int fd)
+{
+	char path[64], *cmd;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	if (!g_exec)
+		return read_all(path);
+	if (asprintf(&cmd, "%s %s >/dev/null 2>&1", g_exec, path) < 0)
+		_exit(6);
+	execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+	_exit(127);
+}
+
+static int wait_child(pid_t pid)
+{
+	int status;
+
+	if (pid < 0 || waitpid(pid, &status, 0) < 0) {
+		fprintf(stderr, "robust_read: fork/wait: %s\n", strerror(errno));
+		exit(100);
+	}
+	return status;
+}
+
+/* one case in its own child; reports it if bad */
+static void check_case(const struct trace_ctx *t, size_t idx)
+{
+	char repro[1024];
+	int fd = case_fd(t, idx, repro, sizeof(repro)), status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		alarm(g_timeout);	/* survives exec */
+		_exit(run_one(fd));
+	}
+	close(fd);
+	status = wait_child(pid);
+	g_total++;
+	if (WIFSIGNALED(status)) {
+		g_bad++;
+		fprintf(stderr, "BAD %s: %s (scapmangle %s)\n", t->path,
+			WTERMSIG(status) == SIGALRM ? "timeout" : strsignal(WTERMSIG(status)),
+			repro);
+	} else if (!g_exec && WEXITSTATUS(status) != 0) {
+		g_bad++;
+		fprintf(stderr, "BAD %s: reader ended without a message (code %d) (scapmangle %s)\n",
+			t->path, WEXITSTATUS(status), repro);
+	}
+}
+
+/* cases [a, b) in one child (forks are the main cost); on any trouble the
+ * batch is re-run case by case to find and report the bad ones */
+static void check_batch(const struct trace_ctx *t, size_t a, size_t b)
+{
+	pid_t pid;
+	size_t i;
+	int status;
+
+	if (g_exec) {
+		for (i = a; i < b; i++)
+			check_case(t, i);
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		for (i = a; i < b; i++) {
+			char repro[1024];
+			int fd = case_fd(t, i, repro, sizeof(repro));
+
+			alarm(g_timeout);
+			if (run_one(fd))
+				_exit(1);
+			close(fd);
+		}
+		_exit(0);
+	}
+	status = wait_child(pid);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		g_total += (unsigned)(b - a);
+		return;
+	}
+	for (i = a; i < b; i++)
+		check_case(t, i);
+}
+
+static void run_trace(const char *path)
+{
+	struct trace_ctx t = { .path = path };
+	size_t i;
+
+	if (mangle_load(path, &t.raw, &t.dec, &t.gz) || !t.dec.len) {
+		fprintf(stderr, "robust_read: can't read %s\n", path);
+		exit(100);
+	}
+	if (t.dec.len <= SMALL_TRACE)
+		t.nb = mangle_boundaries(&t.dec, &t.bnd);
+	t.ncases = 1 + g_cases + t.nb + g_cases;
+	/* the intact file must read cleanly, or the harness proves nothing */
+	check_case(&t, 0);
+	for (i = 1; i < t.ncases; i += 64)
+		check_batch(&t, i, i + 64 < t.ncases ? i + 64 : t.ncases);
+	free(t.bnd);
+	free(t.raw.p);
+	free(t.dec.p);
+}
+
+int main(int argc, char **argv)
+{
+	int i = 1;
+
+	for (; i < argc && !strncmp(argv[i], "--", 2); i += 2) {
+		if (i + 1 >= argc)
+			break;
+		if (!strcmp(argv[i], "--seed"))
+			g_seed = strtoull(argv[i + 1], NULL, 0);
+		else if (!strcmp(argv[i], "--cases"))
+			g_cases = (unsigned)strtoul(argv[i + 1], NULL, 0);
+		else if (!strcmp(argv[i], "--timeout"))
+			g_timeout = (unsigned)strtoul(argv[i + 1], NULL, 0);
+		else if (!strcmp(argv[i], "--exec"))
+			g_exec = argv[i + 1];
+		else
+			break;
+	}
+	if (i >= argc) {
+		fprintf(stderr, "usage: robust_read [--seed N] [--cases N] [--timeout S] [--exec CMD] TRACE...\n");
+		return 100;
+	}
+	for (; i < argc; i++)
+		run_trace(argv[i]);
+	printf("robust_read: %u cases, %u bad\n", g_total, g_bad);
+	return g_bad > 100 ? 100 : (int)g_bad;
+}
