@@ -341,7 +341,7 @@ static int invalid_char(unsigned char c)
 	return c < 0x20 || c == 0x7f;
 }
 
-void copy_sanitized(char *dst, size_t size, const char *src, size_t srclen)
+void ss_copy_sanitized(char *dst, size_t size, const char *src, size_t srclen)
 {
 	size_t i;
 
@@ -352,7 +352,7 @@ void copy_sanitized(char *dst, size_t size, const char *src, size_t srclen)
 	dst[i] = 0;
 }
 
-void render_socktuple(const uint8_t *v, uint32_t len, char *buf, size_t size)
+void ss_render_socktuple(const uint8_t *v, uint32_t len, char *buf, size_t size)
 {
 	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
 	uint16_t sp, dp;
@@ -382,7 +382,7 @@ void render_socktuple(const uint8_t *v, uint32_t len, char *buf, size_t size)
 
 		memcpy(&s, v + 1, 8);
 		memcpy(&d, v + 9, 8);
-		copy_sanitized(path, sizeof(path), (const char *)v + 17, len - 17);
+		ss_copy_sanitized(path, sizeof(path), (const char *)v + 17, len - 17);
 		snprintf(buf, size, "%" PRIx64 "->%" PRIx64 " %s", s, d, path);
 		return;
 	} else {
@@ -392,7 +392,7 @@ void render_socktuple(const uint8_t *v, uint32_t len, char *buf, size_t size)
 	snprintf(buf, size, "%s:%u->%s:%u", a, sp, b, dp);
 }
 
-void render_sockaddr(const uint8_t *v, uint32_t len, char *buf, size_t size)
+void ss_render_sockaddr(const uint8_t *v, uint32_t len, char *buf, size_t size)
 {
 	char a[INET6_ADDRSTRLEN];
 	uint16_t port;
@@ -408,7 +408,7 @@ void render_sockaddr(const uint8_t *v, uint32_t len, char *buf, size_t size)
 		ip_str(AF_INET6, v + 1, a, sizeof(a));
 		snprintf(buf, size, "%s:%u", a, port);
 	} else if (v[0] == PPM_AF_UNIX) {
-		copy_sanitized(buf, size, (const char *)v + 1, len - 1);
+		ss_copy_sanitized(buf, size, (const char *)v + 1, len - 1);
 	} else {
 		snprintf(buf, size, "family %u", v[0]);
 	}
@@ -469,7 +469,7 @@ static void sanitize_path(char *target, char *base, const char *path, const char
 	}
 }
 
-int concatenate_paths(char *target, size_t tsize, const char *p1, size_t l1, const char *p2, size_t l2)
+int ss_concatenate_paths(char *target, size_t tsize, const char *p1, size_t l1, const char *p2, size_t l2)
 {
 	if (tsize < l1 + l2 + 1) {
 		snprintf(target, tsize, "/PATH_TOO_LONG");

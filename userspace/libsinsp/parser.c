@@ -258,7 +258,7 @@ static void copy_named_str(const struct scap_evt *e, const char *name, char **ds
 	if (i < 0 || (uint32_t)i >= e->nparams)
 		return;
 	v = evt_str(e, (uint32_t)i, buf, sizeof(buf), &len);
-	set_str(dst, v, len);
+	ss_set_str(dst, v, len);
 }
 
 static void copy_named_buf(const struct scap_evt *e, const char *name, char **dst, uint32_t *dlen)
@@ -267,7 +267,7 @@ static void copy_named_buf(const struct scap_evt *e, const char *name, char **ds
 
 	if (i < 0 || (uint32_t)i >= e->nparams)
 		return;
-	set_buf(dst, dlen, e->pval[i], e->plen[i]);
+	ss_set_buf(dst, dlen, e->pval[i], e->plen[i]);
 }
 
 /* counters carried by clone/execve exits */
@@ -286,17 +286,17 @@ static void copy_counters(struct sinsp_threadinfo *t, const struct scap_evt *e)
 
 static void inherit(struct sinsp_threadinfo *t, const struct sinsp_threadinfo *p, uint32_t flags)
 {
-	set_str(&t->comm, p->comm, strlen(p->comm));
-	set_str(&t->exe, p->exe, strlen(p->exe));
-	set_str(&t->exepath, p->exepath, strlen(p->exepath));
-	set_buf(&t->args, &t->args_len, (const uint8_t *)p->args, p->args_len);
-	set_str(&t->root, p->root, strlen(p->root));
+	ss_set_str(&t->comm, p->comm, strlen(p->comm));
+	ss_set_str(&t->exe, p->exe, strlen(p->exe));
+	ss_set_str(&t->exepath, p->exepath, strlen(p->exepath));
+	ss_set_buf(&t->args, &t->args_len, (const uint8_t *)p->args, p->args_len);
+	ss_set_str(&t->root, p->root, strlen(p->root));
 	t->sid = p->sid;
 	t->vpgid = p->vpgid;
 	t->tty = p->tty;
 	t->loginuid = p->loginuid;
 	if (!(flags & PPM_CL_CLONE_THREAD))
-		set_buf(&t->env, &t->env_len, (const uint8_t *)p->env, p->env_len);
+		ss_set_buf(&t->env, &t->env_len, (const uint8_t *)p->env, p->env_len);
 }
 
 static void parse_clone_exit(struct sinsp *s, struct sinsp_evt *evt)
@@ -365,7 +365,7 @@ static void parse_clone_exit(struct sinsp *s, struct sinsp_evt *evt)
 			if (t->fdtable)
 				fdtable_copy(t->fdtable, pft);
 		}
-		set_str(&t->cwd, thread_cwd(s, parent), strlen(thread_cwd(s, parent)));
+		ss_set_str(&t->cwd, thread_cwd(s, parent), strlen(thread_cwd(s, parent)));
 	}
 	if (thread_add(s, t, 1)) {
 		thread_free(t);
@@ -392,10 +392,10 @@ static void execve_exepath(struct sinsp *s, struct sinsp_evt *evt, struct sinsp_
 
 		name = evt_str(en, 1, buf, sizeof(buf), &len);
 		if (name[0] == '/' && !(flags & 1)) {
-			concatenate_paths(full, SINSP_MAX_PATH, "", 0, name, len);
+			ss_concatenate_paths(full, SINSP_MAX_PATH, "", 0, name, len);
 		} else if (dirfd == PPM_AT_FDCWD && !(flags & 1)) {
 			cwd = thread_cwd(s, t);
-			concatenate_paths(full, SINSP_MAX_PATH, cwd, strlen(cwd), name, len);
+			ss_concatenate_paths(full, SINSP_MAX_PATH, cwd, strlen(cwd), name, len);
 		} else {
 			dfd = thread_fd(s, t, dirfd);
 			if (!dfd) {
@@ -406,7 +406,7 @@ static void execve_exepath(struct sinsp *s, struct sinsp_evt *evt, struct sinsp_
 				char dir[SINSP_MAX_PATH + 2];
 
 				snprintf(dir, sizeof(dir), "%s/", dfd->name);
-				concatenate_paths(full, SINSP_MAX_PATH, dir, strlen(dir), name, len);
+				ss_concatenate_paths(full, SINSP_MAX_PATH, dir, strlen(dir), name, len);
 			}
 		}
 	} else {
@@ -415,10 +415,10 @@ static void execve_exepath(struct sinsp *s, struct sinsp_evt *evt, struct sinsp_
 			snprintf(full, sizeof(full), "<NA>");
 		} else {
 			cwd = thread_cwd(s, t);
-			concatenate_paths(full, SINSP_MAX_PATH, cwd, strlen(cwd), name, len + 1);
+			ss_concatenate_paths(full, SINSP_MAX_PATH, cwd, strlen(cwd), name, len + 1);
 		}
 	}
-	set_str(&t->exepath, full, strlen(full));
+	ss_set_str(&t->exepath, full, strlen(full));
 }
 
 static void parse_execve_exit(struct sinsp *s, struct sinsp_evt *evt)
@@ -439,7 +439,7 @@ static void parse_execve_exit(struct sinsp *s, struct sinsp_evt *evt)
 	if (named_has(e, "comm"))
 		copy_named_str(e, "comm", &t->comm);
 	else
-		set_str(&t->comm, t->exe, strlen(t->exe));
+		ss_set_str(&t->comm, t->exe, strlen(t->exe));
 	copy_named_buf(e, "env", &t->env, &t->env_len);
 	copy_named_buf(e, "cgroups", &t->cgroups, &t->cgroups_len);
 	if (named_has(e, "tty"))
@@ -584,7 +584,7 @@ static void parse_open_exit(struct sinsp *s, struct sinsp_evt *evt)
 	}
 	if (fd < 0)
 		return;
-	concatenate_paths(full, SINSP_MAX_PATH, sdir, strlen(sdir), name, nlen + 1);
+	ss_concatenate_paths(full, SINSP_MAX_PATH, sdir, strlen(sdir), name, nlen + 1);
 	fdinfo_init(&fdi, (flags & PPM_O_DIRECTORY) ? SCAP_FD_DIRECTORY : SCAP_FD_FILE);
 	fdi.open_flags = flags;
 	fdi.dev = dev;
@@ -780,7 +780,7 @@ static void rename_from_tuple(struct sinsp *s, struct sinsp_evt *evt, const uint
 			swap_addresses(fdi);
 		fd_tuple_name(fdi, name, sizeof(name));
 	} else {
-		render_socktuple(v, len, name, sizeof(name));
+		ss_render_socktuple(v, len, name, sizeof(name));
 	}
 	fdinfo_set_name(fdi, name);
 }
@@ -860,7 +860,7 @@ static void parse_bind_exit(struct sinsp_evt *evt)
 			fd_set_role_server(fdi);
 		}
 	}
-	render_sockaddr(v, e->plen[1], name, sizeof(name));
+	ss_render_sockaddr(v, e->plen[1], name, sizeof(name));
 	fdinfo_set_name(fdi, name);
 }
 
@@ -889,7 +889,7 @@ static void parse_connect_enter(struct sinsp_evt *evt)
 		}
 		memcpy(&fdi->dport, v + 17, 2);
 	} else if (v[0] == PPM_AF_UNIX) {
-		render_sockaddr(v, e->plen[1], name, sizeof(name));
+		ss_render_sockaddr(v, e->plen[1], name, sizeof(name));
 		fdinfo_set_name(fdi, name);
 	}
 }
@@ -913,7 +913,7 @@ static void parse_connect_exit(struct sinsp_evt *evt)
 		return;
 	if (fdi->is_server && fdi->l4proto == SCAP_L4_UDP)
 		swap_addresses(fdi);
-	render_socktuple(e->pval[1], e->plen[1], name, sizeof(name));
+	ss_render_socktuple(e->pval[1], e->plen[1], name, sizeof(name));
 	fdinfo_set_name(fdi, name);
 	fd_set_role_client(fdi);
 }
@@ -936,7 +936,7 @@ static void parse_accept_exit(struct sinsp *s, struct sinsp_evt *evt)
 		if (!update_fd_tuple(&fdi, e->pval[1], e->plen[1]))
 			return;
 	}
-	render_socktuple(e->pval[1], e->plen[1], name, sizeof(name));
+	ss_render_socktuple(e->pval[1], e->plen[1], name, sizeof(name));
 	fdi.name = name;
 	fd_set_role_server(&fdi);
 	fdi.is_socket_connected = 1;
@@ -1025,9 +1025,9 @@ static void parse_chroot_exit(struct sinsp *s, struct sinsp_evt *evt)
 	p = evt_str(&evt->scap, 1, buf, sizeof(buf), &len);
 	cwd = thread_cwd(s, evt->thread);
 	if (strncmp(p, "<NA>", 4) != 0 &&
-	    concatenate_paths(full, SINSP_MAX_PATH, cwd, strlen(cwd), p, len + 1))
+	    ss_concatenate_paths(full, SINSP_MAX_PATH, cwd, strlen(cwd), p, len + 1))
 		p = full;
-	set_str(&evt->thread->root, p, strlen(p));
+	ss_set_str(&evt->thread->root, p, strlen(p));
 }
 
 static void parse_ids_exit(struct sinsp_evt *evt)

@@ -110,11 +110,11 @@ static inline int fd_role_none(const struct sinsp_fdinfo *fdi)
 void fd_tuple_name(const struct sinsp_fdinfo *fdi, char *buf, size_t size);
 int is_ipv4_mapped(const uint8_t *a);
 /* PT_SOCKTUPLE / PT_SOCKADDR values rendered as sysdig does (PF_SIMPLE) */
-void render_socktuple(const uint8_t *v, uint32_t len, char *buf, size_t size);
-void render_sockaddr(const uint8_t *v, uint32_t len, char *buf, size_t size);
-void copy_sanitized(char *dst, size_t size, const char *src, size_t srclen);
+void ss_render_socktuple(const uint8_t *v, uint32_t len, char *buf, size_t size);
+void ss_render_sockaddr(const uint8_t *v, uint32_t len, char *buf, size_t size);
+void ss_copy_sanitized(char *dst, size_t size, const char *src, size_t srclen);
 /* sinsp_utils::concatenate_paths; returns 1 when path2 was relative */
-int concatenate_paths(char *target, size_t tsize, const char *p1, size_t l1, const char *p2, size_t l2);
+int ss_concatenate_paths(char *target, size_t tsize, const char *p1, size_t l1, const char *p2, size_t l2);
 
 /* ---- thread table (threads.c) ---- */
 struct sinsp_threadtable {
@@ -138,8 +138,8 @@ struct sinsp_fdinfo *thread_add_fd(struct sinsp *s, struct sinsp_threadinfo *t, 
 const char *thread_cwd(struct sinsp *s, struct sinsp_threadinfo *t);
 void thread_set_cwd(struct sinsp *s, struct sinsp_threadinfo *t, const char *path, size_t len);
 /* replace a malloc'd string with len bytes of src (+ NUL) */
-void set_str(char **dst, const char *src, size_t len);
-void set_buf(char **dst, uint32_t *dlen, const uint8_t *src, uint32_t len);
+void ss_set_str(char **dst, const char *src, size_t len);
+void ss_set_buf(char **dst, uint32_t *dlen, const uint8_t *src, uint32_t len);
 
 /* ---- parser.c ---- */
 void parse_event(struct sinsp *s, struct sinsp_evt *evt);

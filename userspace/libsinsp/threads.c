@@ -21,7 +21,7 @@ static char *xstrdup(const char *s)
 	return d;
 }
 
-void set_str(char **dst, const char *src, size_t len)
+void ss_set_str(char **dst, const char *src, size_t len)
 {
 	char *n = malloc(len + 1);
 
@@ -33,7 +33,7 @@ void set_str(char **dst, const char *src, size_t len)
 	*dst = n;
 }
 
-void set_buf(char **dst, uint32_t *dlen, const uint8_t *src, uint32_t len)
+void ss_set_buf(char **dst, uint32_t *dlen, const uint8_t *src, uint32_t len)
 {
 	char *n = malloc(len + 1);
 
@@ -194,13 +194,13 @@ void thread_set_cwd(struct sinsp *s, struct sinsp_threadinfo *t, const char *pat
 
 	if (!root)
 		return;
-	concatenate_paths(buf, SINSP_MAX_PATH, root->cwd, strlen(root->cwd), path, len);
+	ss_concatenate_paths(buf, SINSP_MAX_PATH, root->cwd, strlen(root->cwd), path, len);
 	n = strlen(buf);
 	if (n == 0 || buf[n - 1] != '/') {
 		buf[n] = '/';
 		buf[n + 1] = 0;
 	}
-	set_str(&root->cwd, buf, strlen(buf));
+	ss_set_str(&root->cwd, buf, strlen(buf));
 }
 
 static void count_child(struct sinsp *s, struct sinsp_threadinfo *t)
@@ -250,8 +250,8 @@ struct sinsp_threadinfo *thread_get_or_create(struct sinsp *s, int64_t tid)
 		return NULL;
 	t->tid = t->pid = tid;
 	t->ptid = -1;
-	set_str(&t->comm, "<NA>", 4);
-	set_str(&t->exe, "<NA>", 4);
+	ss_set_str(&t->comm, "<NA>", 4);
+	ss_set_str(&t->exe, "<NA>", 4);
 	t->uid = t->gid = t->loginuid = 0xFFFFFFFF;
 	if (thread_add(s, t, 1)) {
 		thread_free(t);
@@ -288,16 +288,16 @@ static struct sinsp_threadinfo *thread_from_scap(struct sinsp *s, const struct s
 	t->ptid = (int64_t)p->ptid;
 	t->sid = p->sid;
 	t->vpgid = p->vpgid;
-	set_str(&t->comm, p->comm ? p->comm : "", p->comm ? strlen(p->comm) : 0);
-	set_str(&t->exe, p->exe ? p->exe : "", p->exe ? strlen(p->exe) : 0);
-	set_str(&t->exepath, p->exepath ? p->exepath : "", p->exepath ? strlen(p->exepath) : 0);
-	set_str(&t->root, p->root ? p->root : "", p->root ? strlen(p->root) : 0);
+	ss_set_str(&t->comm, p->comm ? p->comm : "", p->comm ? strlen(p->comm) : 0);
+	ss_set_str(&t->exe, p->exe ? p->exe : "", p->exe ? strlen(p->exe) : 0);
+	ss_set_str(&t->exepath, p->exepath ? p->exepath : "", p->exepath ? strlen(p->exepath) : 0);
+	ss_set_str(&t->root, p->root ? p->root : "", p->root ? strlen(p->root) : 0);
 	if (p->args)
-		set_buf(&t->args, &t->args_len, (const uint8_t *)p->args, p->args_len);
+		ss_set_buf(&t->args, &t->args_len, (const uint8_t *)p->args, p->args_len);
 	if (p->env)
-		set_buf(&t->env, &t->env_len, (const uint8_t *)p->env, p->env_len);
+		ss_set_buf(&t->env, &t->env_len, (const uint8_t *)p->env, p->env_len);
 	if (p->cgroups)
-		set_buf(&t->cgroups, &t->cgroups_len, (const uint8_t *)p->cgroups, p->cgroups_len);
+		ss_set_buf(&t->cgroups, &t->cgroups_len, (const uint8_t *)p->cgroups, p->cgroups_len);
 	t->flags = p->flags | PPM_CL_ACTIVE;
 	t->fdlimit = p->fdlimit;
 	t->uid = p->uid;
