@@ -783,7 +783,6 @@ static int deliver(struct chisel *c, struct sinsp_evt *e, char *err, size_t errl
 
 	if (c->filter && !filter_run(c->filter, c->rt->s, e))
 		return 0;
-	c->evt = e;
 	if (call_fn(c, "on_event", 0, 1, &missing, err, errlen) < 0)
 		return -1;
 	if (missing)
@@ -806,6 +805,9 @@ int chisel_event(struct chisel_runtime *rt, struct sinsp_evt *e, char *err, size
 		struct chisel *c = rt->ch[i];
 		int rc;
 
+		/* sievt is refreshed before the interval check (not for
+		 * events dropped by the global filter) */
+		c->evt = e;
 		if (do_intervals(c, e->scap.ts, err, errlen) < 0)
 			return -1;
 		rc = deliver(c, e, err, errlen);
