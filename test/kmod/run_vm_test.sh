@@ -62,7 +62,7 @@ echo "build+initramfs $((T1 - T0)) s, qemu $((T2 - T1)) s"
 # 1. lifecycle checks reported by the guest
 for c in insmod insmod_twice_fails capture second_reader_busy rmmod_while_open_fails \
 	first_reader_ok rmmod no_device_after_unload open_without_module_fails \
-	reload_and_capture rmmod_again; do
+	reload_and_capture rmmod_again ${OURS:+our_sysdig_capture}; do
 	if grep -q "^CHECK $c 0$" "$R/checks.txt" 2>/dev/null; then pass "guest: $c"; else fail "guest: $c"; fi
 done
 grep -q "^crw------- .* /dev/sysdigc0$" "$R/devs.txt" && pass "device /dev/sysdigc0 is root-only" ||
@@ -98,7 +98,8 @@ if [ -n "$OURS" ]; then
 		if cmp -s "$VM_WORK/ref_$f.txt" "$VM_WORK/ours_$f.txt"; then
 			pass "our sysdig reads $f like /usr/bin/sysdig ($(wc -l <"$VM_WORK/ref_$f.txt") lines)"
 		else
-			fail "our sysdig differs on $f: diff $VM_WORK/ref_$f.txt $VM_WORK/ours_$f.txt"
+			fail "our sysdig differs on $f: $(diff "$VM_WORK/ref_$f.txt" "$VM_WORK/ours_$f.txt" | grep -c '^<') of $(wc -l <"$VM_WORK/ref_$f.txt") lines (diff $VM_WORK/ref_$f.txt $VM_WORK/ours_$f.txt)"
+			diff "$VM_WORK/ref_$f.txt" "$VM_WORK/ours_$f.txt" | head -4 | cut -c1-160
 		fi
 	done
 else

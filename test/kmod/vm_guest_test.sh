@@ -5,7 +5,11 @@
 # two readers, unloading while a reader is open, unload.  Every check writes
 # "CHECK name rc" lines to $1/checks.txt; the host verifies them.
 OUT=$1
-check() { echo "CHECK $1 $2" >>"$OUT/checks.txt"; }
+check() {
+	echo "CHECK $1 $2" >>"$OUT/checks.txt"
+	echo "KMOD-VM: $1 $2" >/dev/console
+}
+T="timeout -s INT 60"
 
 insmod /mods/sysdigc.ko
 check insmod $?
@@ -13,21 +17,25 @@ ls -l /dev/sysdigc* >"$OUT/devs.txt" 2>&1
 insmod /mods/sysdigc.ko 2>"$OUT/insmod2.txt"
 check insmod_twice_fails $([ $? -ne 0 ] && grep -q "exists" "$OUT/insmod2.txt" && echo 0 || echo 1)
 
-/usr/bin/kmod_capture "$OUT/wl.scap" -- /usr/bin/kmod_workload 5555 >"$OUT/capture.txt" 2>&1
+$T /usr/bin/kmod_capture "$OUT/wl.scap" -- /usr/bin/kmod_workload 5555 >"$OUT/capture.txt" 2>&1
 check capture $?
 
 if [ -x /usr/bin/sysdig-c ]; then
-	/usr/bin/kmod_workload 5556 >/dev/null 2>&1 &
-	/usr/bin/sysdig-c -w "$OUT/ours.scap" -M 3 >"$OUT/ours.txt" 2>&1
+	# a ticker keeps events flowing so -M (event time) can end
+	(i=0; while [ $i -lt 40 ]; do sleep 0.2; i=$((i + 1)); done) &
+	TICK=$!
+	(sleep 1; /usr/bin/kmod_workload 5556 >/dev/null 2>&1) &
+	$T /usr/bin/sysdig-c --kmod -w "$OUT/ours.scap" -M 4 >"$OUT/ours.txt" 2>&1
 	check our_sysdig_capture $?
+	kill $TICK 2>/dev/null
 	wait
 fi
 
 # two readers: the second one must fail with a clear "busy" error
-/usr/bin/kmod_capture /tmp/r1.scap -- /bin/sleep 3 >/tmp/r1.txt 2>&1 &
+$T /usr/bin/kmod_capture /tmp/r1.scap -- /bin/sleep 3 >/tmp/r1.txt 2>&1 &
 R1=$!
 sleep 1
-/usr/bin/kmod_capture /tmp/r2.scap -- /bin/true >"$OUT/reader2.txt" 2>&1
+$T /usr/bin/kmod_capture /tmp/r2.scap -- /bin/true >"$OUT/reader2.txt" 2>&1
 RC=$?
 check second_reader_busy $([ $RC -ne 0 ] && grep -q busy "$OUT/reader2.txt" && echo 0 || echo 1)
 # unloading while the first reader is open must be refused
@@ -41,10 +49,10 @@ rmmod sysdigc
 check rmmod $?
 ls /dev/sysdigc0 >/dev/null 2>&1
 check no_device_after_unload $([ $? -ne 0 ] && echo 0 || echo 1)
-/usr/bin/kmod_capture /tmp/r3.scap -- /bin/true >"$OUT/reader_unloaded.txt" 2>&1
+$T /usr/bin/kmod_capture /tmp/r3.scap -- /bin/true >"$OUT/reader_unloaded.txt" 2>&1
 check open_without_module_fails $([ $? -ne 0 ] && grep -q "module loaded" "$OUT/reader_unloaded.txt" && echo 0 || echo 1)
 # load again and capture once more: the module must be reusable
-insmod /mods/sysdigc.ko && /usr/bin/kmod_capture "$OUT/again.scap" -- /bin/true >"$OUT/again.txt" 2>&1
+insmod /mods/sysdigc.ko && $T /usr/bin/kmod_capture "$OUT/again.scap" -- /bin/true >"$OUT/again.txt" 2>&1
 check reload_and_capture $?
 rmmod sysdigc
 check rmmod_again $?

@@ -102,7 +102,7 @@ vm_virtio_modules() {
 # vm_make_root ROOT KVER : busybox, /etc files, virtio modules, /init
 vm_make_root() {
 	local root=$1 kver=$2 f
-	rm -rf "$root" && mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,out,root,mods,lib64,lib/x86_64-linux-gnu}
+	rm -rf "$root" && mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,out,root,mods,lib64,lib/x86_64-linux-gnu}
 	cp /bin/busybox "$root/bin/busybox"
 	printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' >"$root/etc/passwd"
 	printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
@@ -120,7 +120,7 @@ vm_boot() {
 	cpio=$out/initramfs.cpio
 	(cd "$root" && find . | cpio -o -H newc --quiet) >"$cpio" || return 1
 	rm -f "$out/disk.img" && truncate -s 1G "$out/disk.img"
-	timeout 600 qemu-system-x86_64 -accel tcg -cpu qemu64 -m 1024 -smp "$smp" \
+	timeout "${VM_TIMEOUT:-300}" qemu-system-x86_64 -accel tcg -cpu qemu64 -m 1024 -smp "$smp" \
 		-kernel "$kernel" -initrd "$cpio" \
 		-append "console=ttyS0 quiet panic=-1 $words" \
 		-drive file="$out/disk.img",format=raw,if=virtio,cache=unsafe \
