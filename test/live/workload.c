@@ -3,7 +3,8 @@
  * (test/live/live_test.sh): every call below must show up in the capture
  * with exactly these arguments.
  *
- * usage: workload TAG BASEPORT
+ * usage: workload TAG BASEPORT [GATE]
+ *   waits until the file GATE exists (so a capture can filter on our pid)
  *   files  /tmp/sdlive-TAG.txt (write 37, read 37), rename to .ren, unlink;
  *          openat of /tmp/sdlive-TAG.missing fails with ENOENT
  *   pipe + dup2(pipe write end, 100), 5 bytes through it
@@ -160,11 +161,15 @@ int main(int argc, char **argv)
 {
 	int port;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: workload TAG BASEPORT\n");
+	if (argc != 3 && argc != 4) {
+		fprintf(stderr, "usage: workload TAG BASEPORT [GATE]\n");
 		return 2;
 	}
 	port = atoi(argv[2]);
+	for (int fd = 3; fd < 1024; fd++)	/* known fd numbers whoever runs us */
+		close(fd);
+	while (argc == 4 && access(argv[3], F_OK))
+		usleep(10000);
 	files(argv[1]);
 	pipes();
 	child_exec();

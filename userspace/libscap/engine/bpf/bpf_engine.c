@@ -248,6 +248,16 @@ static uint32_t ring_bytes(uint64_t want, long page)
 	return n;
 }
 
+/* opts, else $SYSDIG_BPF_BUFFER_BYTES (tests, no CLI option yet), else default */
+static uint64_t ring_bytes_wanted(const struct scap_live_opts *o)
+{
+	const char *env = getenv("SYSDIG_BPF_BUFFER_BYTES");
+
+	if (o->buffer_bytes_per_cpu)
+		return o->buffer_bytes_per_cpu;
+	return env ? strtoull(env, NULL, 0) : 0;
+}
+
 static int ring_map(struct ring *r, int fd, uint32_t bytes, long page)
 {
 	void *p;
@@ -434,7 +444,7 @@ struct scap *scap_bpf_open(const struct scap_live_opts *opts, char *err)
 	e->nrings = n > 0 ? (uint32_t)n : 1;
 	if (e->nrings > SCAP_BPF_MAX_CPUS)
 		e->nrings = SCAP_BPF_MAX_CPUS;
-	bytes = ring_bytes(opts->buffer_bytes_per_cpu, e->page);
+	bytes = ring_bytes(ring_bytes_wanted(opts), e->page);
 	if (open_skel(e, bytes, err) || make_rings(e, bytes, err) || install_fillers(e, err))
 		goto fail;
 	apply_settings(e, opts);

@@ -1,0 +1,229 @@
+#!/bin/bash
+# live_test.sh - live capture tests of the eBPF driver (run by ctest).
+#
+# usage: live_test.sh TEST SYSDIG WORKLOAD STORM
+#   workload           capture everything while the workload runs; each of its
+#                      calls must be there, enter and exit, with exact parameters
+#   workload_filtered  same, written with a filter on the workload's pid tree
+#   reference_plain    /usr/bin/sysdig reads our -w file exactly like our reader
+#   reference_gzip     same with -z
+#   drops              a getppid storm into a 4 KiB ring: drops reported, equal
+#                      to seen - written, and drop markers in the file
+#   unprivileged       as nobody: one clear error line, exit code 1
+#   topprocs_net       the topprocs_net chisel shows the workload's bytes
+# Exit 77 (skipped) without root, BTF or the bpf engine.
+set -u
+TEST=$1 SYSDIG=$2 WORKLOAD=$3 STORM=$4
+REF=/usr/bin/sysdig
+TMP=$(mktemp -d /tmp/sdlive.XXXXXX)
+CAP_PID= WL_PID= WL_RUN=
+COMM=$(basename "$WORKLOAD" | cut -c1-15)
+cleanup() {
+	[ -n "$CAP_PID" ] && kill -INT "$CAP_PID" 2>/dev/null
+	[ -n "$WL_RUN" ] && kill "$WL_RUN" 2>/dev/null
+	[ -n "${KEEP:-}" ] && echo "kept $TMP" || rm -rf "$TMP"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+skip() { echo "SKIPPED: $*"; exit 77; }
+
+[ "$(id -u)" = 0 ] || skip "needs root"
+[ -r /sys/kernel/btf/vmlinux ] || skip "kernel without BTF"
+if [ "$TEST" != unprivileged ]; then
+	out=$("$SYSDIG" -n 1 2>&1 >/dev/null)
+	case "$out" in
+	*"not built"*) skip "$out" ;;
+	*"live capture"*) skip "bpf driver does not load here: $out" ;;
+	esac
+fi
+
+# driver_attached: our sys_exit program is in the kernel (after the snapshot)
+driver_attached() {
+	bpftool prog show 2>/dev/null | grep -q "name sys_exit "
+}
+
+# start_capture FILE [sysdig args...]: returns once the driver runs
+start_capture() {
+	local file=$1
+	shift
+	"$SYSDIG" "$@" -w "$file" 2>"$TMP/cap.err" &
+	CAP_PID=$!
+	for _ in $(seq 200); do
+		if [ -s "$file" ] || driver_attached; then
+			sleep 0.5	# the /proc snapshot follows the attach
+			return 0
+		fi
+		kill -0 "$CAP_PID" 2>/dev/null || fail "capture died: $(cat "$TMP/cap.err")"
+		sleep 0.1
+	done
+	fail "capture did not start"
+}
+
+stop_capture() {
+	sleep 1		# let the consumer drain the rings
+	kill -INT "$CAP_PID"
+	wait "$CAP_PID" || fail "capture exit code $? ($(cat "$TMP/cap.err"))"
+	CAP_PID=
+}
+
+PORT=$((40000 + RANDOM % 20000))
+TAG=t$$
+
+# run_workload: starts it gated, sets WL_PID, releases it once $1 is true
+run_workload() {
+	"$WORKLOAD" "$TAG" "$PORT" "$TMP/gate" &
+	WL_PID=$!
+	WL_RUN=$WL_PID
+}
+
+release_workload() {
+	touch "$TMP/gate"
+	wait "$WL_PID" || fail "workload failed"
+	WL_RUN=
+}
+
+# after release_workload: WL_PID stays for the checks, the process is gone
+
+
+# expect FILE PATTERN...: every pattern (grep -E) matches a line of FILE
+expect() {
+	local f=$1 p
+	shift
+	for p in "$@"; do
+		grep -qE -- "$p" "$f" || fail "missing: $p"
+	done
+}
+
+check_workload() {
+	local txt=$1 t="/tmp/sdlive-$TAG" P=$WL_PID W="$COMM \($WL_PID\)"
+	local S="[0-9.]+"
+	expect "$txt" \
+		"$W > openat dirfd=-100\(AT_FDCWD\) name=$t.txt flags=263\(O_TRUNC\|O_CREAT\|O_RDWR\) mode=0640 $" \
+		"$W < openat fd=3\(<f>$t.txt\) dirfd=-100\(AT_FDCWD\) name=$t.txt flags=263\(O_TRUNC\|O_CREAT\|O_RDWR\) mode=0640 dev=[0-9A-F]+ $" \
+		"$W > write fd=3\(<f>$t.txt\) size=37 $" \
+		"$W < write res=37 data=0123456789abcdefghijklmnopqrstuvwxyz. $" \
+		"$W > read fd=3\(<f>$t.txt\) size=64 $" \
+		"$W < read res=37 data=0123456789abcdefghijklmnopqrstuvwxyz. $" \
+		"$W > close fd=3\(<f>$t.txt\) $" \
+		"$W < openat fd=-2\(ENOENT\) dirfd=-100\(AT_FDCWD\) name=$t.missing flags=1\(O_RDONLY\) mode=0 dev=0 $" \
+		"$W < rename res=0 oldpath=$t.txt newpath=$t.ren $" \
+		"$W < unlink res=0 path=$t.ren $" \
+		"$W < pipe res=0 fd1=3\(<p>\) fd2=4\(<p>\) ino=[0-9]+ $" \
+		"$W > dup fd=4\(<p>\) $" \
+		"$W < dup res=100\(<p>\) $" \
+		"$W < write res=5 data=pipe! $" \
+		"$W < read res=5 data=pipe! $" \
+		"$W > clone $" \
+		"$W < clone res=[0-9]+\($COMM\) exe=$WORKLOAD args=$TAG.$PORT.$TMP/gate. tid=$P\($COMM\) pid=$P\($COMM\) ptid=" \
+		"$COMM \([0-9]+\) < clone res=0 exe=$WORKLOAD .* ptid=$P\($COMM\) " \
+		"> execve filename=/bin/true $" \
+		"true \([0-9]+\) < execve res=0 exe=true args=live-arg-1.live-arg-2. tid=[0-9]+\(true\) pid=[0-9]+\(true\) ptid=$P\($COMM\) cwd=.* comm=true .*env=LIVE_ENV=42. " \
+		"true \([0-9]+\) > procexit status=0 ret=0 sig=0 core=0 $" \
+		"$W > bind fd=3\(<4t?>\) $" \
+		"$W < bind res=0 addr=127.0.0.1:$PORT $" \
+		"$W > connect fd=4\(<4t?>\) addr=127.0.0.1:$PORT $" \
+		"$W < connect res=0 tuple=127.0.0.1:[0-9]+->127.0.0.1:$PORT $" \
+		"$W < accept fd=5\(<4t>127.0.0.1:[0-9]+->127.0.0.1:$PORT\) tuple=127.0.0.1:[0-9]+->127.0.0.1:$PORT queuepct=0 queuelen=0 queuemax=4 $" \
+		"$W > sendto fd=4\(<4t>127.0.0.1:[0-9]+->127.0.0.1:$PORT\) size=4 tuple=127.0.0.1:[0-9]+->127.0.0.1:$PORT $" \
+		"$W < sendto res=4 data=ping $" \
+		"$W > recvfrom fd=5\(<4t>127.0.0.1:[0-9]+->127.0.0.1:$PORT\) size=8 $" \
+		"$W < recvfrom res=4 data=ping tuple=127.0.0.1:[0-9]+->127.0.0.1:$PORT $" \
+		"$W < recvfrom res=4 data=pong tuple=127.0.0.1:$PORT->127.0.0.1:[0-9]+ $" \
+		"$W < bind res=0 addr=127.0.0.1:$((PORT + 1)) $" \
+		"$W > sendto fd=4\(<4u?>\) size=6 tuple=0.0.0.0:[0-9]+->127.0.0.1:$((PORT + 1)) $" \
+		"$W < sendto res=6 data=dgram! $" \
+		"$W > recvfrom fd=3\(<4u>127.0.0.1:$((PORT + 1))\) size=16 $" \
+		"$W < recvfrom res=6 data=dgram! tuple=127.0.0.1:[0-9]+->127.0.0.1:$((PORT + 1)) $" \
+		"$W < bind res=0 addr=::1:$((PORT + 2)) $" \
+		"$W > connect fd=4\(<6t?>\) addr=::1:$((PORT + 2)) $" \
+		"$W < connect res=0 tuple=::1:[0-9]+->::1:$((PORT + 2)) $" \
+		"$W < accept fd=5\(<6t>::1:[0-9]+->::1:$((PORT + 2))\) tuple=::1:[0-9]+->::1:$((PORT + 2)) " \
+		"$W < recvfrom res=4 data=ping tuple=::1:[0-9]+->::1:$((PORT + 2)) $" \
+		"$W > procexit status=0 ret=0 sig=0 core=0 $"
+	# every exit of the workload follows its enter (same thread, next event)
+	awk -v p="($WL_PID)" '$4 == p { if ($5 == "<" && (last != "> " $6)) bad++; last = $5 " " $6 }
+		END { exit bad > 0 }' "$txt" || fail "an exit without its enter"
+}
+
+capture_workload() {
+	local file=$1
+	shift
+	run_workload
+	if [ "$1" = filtered ]; then
+		start_capture "$file" "proc.pid=$WL_PID or proc.ppid=$WL_PID"
+	else
+		start_capture "$file"
+	fi
+	release_workload
+	stop_capture
+}
+
+case "$TEST" in
+workload|workload_filtered)
+	mode=; [ "$TEST" = workload_filtered ] && mode=filtered
+	capture_workload "$TMP/w.scap" "$mode"
+	"$SYSDIG" -r "$TMP/w.scap" > "$TMP/w.txt" 2>&1 || fail "reading back"
+	check_workload "$TMP/w.txt"
+	if [ "$TEST" = workload_filtered ]; then
+		others=$(awk -v a="($WL_PID)" '$4 != a && $5 ~ /[<>]/ && $4 !~ /^\(/' "$TMP/w.txt" |
+			grep -vc "true (" )
+		[ "$others" = 0 ] || fail "$others events of other processes in the filtered capture"
+	fi
+	;;
+reference_plain|reference_gzip)
+	[ -x "$REF" ] || skip "no reference $REF"
+	z=; [ "$TEST" = reference_gzip ] && z=-z
+	run_workload
+	start_capture "$TMP/r.scap" $z
+	release_workload
+	stop_capture
+	"$SYSDIG" -r "$TMP/r.scap" > "$TMP/ours.txt" 2>&1 || fail "our reader failed"
+	"$REF" -r "$TMP/r.scap" > "$TMP/ref.txt" 2>&1 || fail "reference reader failed"
+	check_workload "$TMP/ref.txt"
+	if ! cmp -s "$TMP/ours.txt" "$TMP/ref.txt"; then
+		echo "our reader and $REF differ on $(diff "$TMP/ours.txt" "$TMP/ref.txt" | grep -c '^<') lines, e.g.:"
+		diff "$TMP/ours.txt" "$TMP/ref.txt" | head -6
+		fail "outputs differ"
+	fi
+	;;
+drops)
+	SYSDIG_BPF_BUFFER_BYTES=4096 start_capture "$TMP/d.scap" -v
+	"$STORM" getppid 300000 >/dev/null
+	stop_capture
+	seen=$(sed -n 's/^Driver Events:\([0-9]*\)/\1/p' "$TMP/cap.err")
+	drops=$(sed -n 's/^Driver Drops:\([0-9]*\)/\1/p' "$TMP/cap.err")
+	[ -n "$seen" ] && [ -n "$drops" ] || fail "no driver statistics: $(cat "$TMP/cap.err")"
+	[ "$drops" -gt 0 ] || fail "a 4 KiB ring did not overflow"
+	markers=$("$SYSDIG" -D -r "$TMP/d.scap" "evt.type=drop" | grep -c " > drop ")
+	total=$("$SYSDIG" -D -r "$TMP/d.scap" | wc -l)
+	[ "$markers" -gt 0 ] || fail "no drop markers in the file"
+	written=$((total - 2 * markers))
+	# events seen = dropped + written; a few events may arrive after the last read
+	diff=$((seen - drops - written))
+	echo "seen $seen dropped $drops written $written markers $markers unaccounted $diff"
+	[ "$diff" -ge 0 ] && [ "$diff" -le 200 ] || fail "drop accounting off by $diff"
+	;;
+unprivileged)
+	command -v setpriv >/dev/null || skip "no setpriv"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$SYSDIG" -n 1 >"$TMP/o" 2>"$TMP/e"
+	rc=$?
+	[ "$rc" = 1 ] || fail "exit code $rc"
+	[ "$(wc -l < "$TMP/e")" = 1 ] || fail "expected one error line, got: $(cat "$TMP/e")"
+	grep -q "needs root" "$TMP/e" || fail "unclear message: $(cat "$TMP/e")"
+	[ -s "$TMP/o" ] && fail "output on stdout"
+	;;
+topprocs_net)
+	"$SYSDIG" -cl 2>/dev/null | grep -q topprocs_net || skip "no topprocs_net chisel"
+	run_workload
+	start_capture "$TMP/n.scap"
+	release_workload
+	stop_capture
+	"$SYSDIG" -r "$TMP/n.scap" -c topprocs_net > "$TMP/n.txt" 2>&1 || fail "chisel failed"
+	# 4+4+4+4 TCP v4, 6+6 UDP, 4+4+4+4 TCP v6 = 44 bytes
+	grep -qE "^44B? +$COMM" "$TMP/n.txt" || fail "workload bytes not shown: $(head -5 "$TMP/n.txt")"
+	;;
+*)
+	fail "unknown test $TEST"
+	;;
+esac
+echo "PASS: $TEST"
