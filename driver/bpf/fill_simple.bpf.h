@@ -30,6 +30,15 @@ enum pkind {
 	K_FCNTL,	/* fcntl command -> PPM_FCNTL_* (1 byte) */
 	K_MMAPF,	/* mmap flags -> PPM_MAP_* (4 bytes) */
 	K_UBUFSTR,	/* user string written by the syscall, if ret > 0 */
+	K_RELTIME,	/* user struct timespec -> ns (8 bytes) */
+	K_UPTR32,	/* u32 the argument points to (0 if NULL) */
+	K_UPTR64,	/* u64 the argument points to (0 if NULL) */
+	K_RLIM_CUR,	/* struct rlimit the argument points to: rlim_cur (8 bytes, -1 if NULL) */
+	K_RLIM_MAX,
+	K_HOW_FLAGS,	/* struct open_how the argument points to: flags -> PPM_O_* */
+	K_HOW_MODE,
+	K_HOW_RESOLVE,	/* resolve -> PPM_RESOLVE_* */
+	K_SEMGETF,	/* semget flags -> PPM_IPC_* */
 };
 
 #define P(k, a) ((k) << 3 | (a))
@@ -108,6 +117,29 @@ const struct simple_spec simple_specs[PPM_EVENT_MAX] = {
 	[PPME_SYSCALL_EPOLLWAIT_E] = { 1, 1, { P(K_U64, 2) }, { R } },
 	[PPME_SYSCALL_SECCOMP_E] = { 1, 1, { P(K_U64, 0) }, { R } },
 	[PPME_SYSCALL_SELECT_E] = { 0, 1, {}, { R } },
+	[PPME_SYSCALL_NANOSLEEP_E] = { 1, 1, { P(K_RELTIME, 0) }, { R } },
+	[PPME_SYSCALL_GETRLIMIT_E] = { 1, 3, { P(K_U8, 0) }, { R, P(K_RLIM_CUR, 1), P(K_RLIM_MAX, 1) } },
+	[PPME_SYSCALL_SETRLIMIT_E] = { 1, 3, { P(K_U8, 0) }, { R, P(K_RLIM_CUR, 1), P(K_RLIM_MAX, 1) } },
+	[PPME_SYSCALL_PRLIMIT_E] = { 2, 5, { P(K_S32, 0), P(K_U8, 1) },
+		{ R, P(K_RLIM_CUR, 2), P(K_RLIM_MAX, 2), P(K_RLIM_CUR, 3), P(K_RLIM_MAX, 3) } },
+	[PPME_SYSCALL_GETRESUID_E] = { 0, 4, {}, { R, P(K_UPTR32, 0), P(K_UPTR32, 1), P(K_UPTR32, 2) } },
+	[PPME_SYSCALL_GETRESGID_E] = { 0, 4, {}, { R, P(K_UPTR32, 0), P(K_UPTR32, 1), P(K_UPTR32, 2) } },
+	[PPME_SYSCALL_SENDFILE_E] = { 4, 2, { P(K_S32, 0), P(K_S32, 1), P(K_UPTR64, 2), P(K_U64, 3) },
+		{ R, P(K_UPTR64, 2) } },
+	[PPME_SYSCALL_COPY_FILE_RANGE_E] = { 3, 3, { P(K_S32, 0), P(K_UPTR64, 1), P(K_U64, 4) },
+		{ R, P(K_S32, 2), P(K_UPTR64, 3) } },
+	[PPME_SYSCALL_OPENAT2_E] = { 5, 6, { P(K_S32, 0), P(K_PATH, 1), P(K_HOW_FLAGS, 2), P(K_HOW_MODE, 2), P(K_HOW_RESOLVE, 2) },
+		{ R, P(K_S32, 0), P(K_PATH, 1), P(K_HOW_FLAGS, 2), P(K_HOW_MODE, 2), P(K_HOW_RESOLVE, 2) } },
+	[PPME_SYSCALL_MOUNT_E] = { 1, 4, { P(K_U32, 3) }, { R, P(K_PATH, 0), P(K_PATH, 1), P(K_PATH, 2) } },
+	[PPME_SYSCALL_UMOUNT_E] = { 1, 2, { P(K_U32, 1) }, { R, P(K_PATH, 0) } },
+	[PPME_SYSCALL_USERFAULTFD_E] = { 0, 2, {}, { R, P(K_U32, 0) } },
+	[PPME_SYSCALL_SIGNALFD_E] = { 3, 1, { P(K_S32, 0), P(K_UPTR32, 1), P(K_U8, 3) }, { R } },
+	[PPME_SYSCALL_SEMGET_E] = { 3, 1, { P(K_U32, 0), P(K_U32, 1), P(K_SEMGETF, 2) }, { R } },
+	[PPME_SYSCALL_SEMCTL_E] = { 4, 1, { P(K_U32, 0), P(K_U32, 1), P(K_U16, 2), P(K_U32, 3) }, { R } },
+	[PPME_SOCKET_GETSOCKNAME_E] = { 0, 0, {}, {}, 1 },
+	[PPME_SOCKET_GETPEERNAME_E] = { 0, 0, {}, {}, 1 },
+	[PPME_SOCKET_SENDMMSG_E] = { 0, 0, {}, {}, 1 },
+	[PPME_SOCKET_RECVMMSG_E] = { 0, 0, {}, {}, 1 },
 };
 #undef R
 
@@ -156,6 +188,28 @@ static __always_inline __u32 mmap_flags_to_ppm(__u32 f)
 	if (f & 0x1000) r |= 2048;	/* MAP_EXECUTABLE */
 	if (f & 0x2000) r |= 16384;	/* MAP_LOCKED */
 	return r;
+}
+
+static __always_inline __u32 resolve_to_ppm(__u64 r)
+{
+	__u32 p = 0;
+
+	if (r & 0x08) p |= 1;	/* RESOLVE_BENEATH */
+	if (r & 0x10) p |= 2;	/* RESOLVE_IN_ROOT */
+	if (r & 0x02) p |= 4;	/* RESOLVE_NO_MAGICLINKS */
+	if (r & 0x04) p |= 8;	/* RESOLVE_NO_SYMLINKS */
+	if (r & 0x01) p |= 16;	/* RESOLVE_NO_XDEV */
+	if (r & 0x20) p |= 32;	/* RESOLVE_CACHED */
+	return p;
+}
+
+static __always_inline __u64 user_u64(__u64 uptr, __u32 off, __u64 dflt)
+{
+	__u64 v = dflt;
+
+	if (uptr)
+		bpf_probe_read_user(&v, sizeof(v), (void *)(uptr + off));
+	return v;
 }
 
 static __always_inline struct file *fd_file(__s64 fd)
@@ -267,6 +321,46 @@ static __always_inline void push_spec_param(struct bld *b, __u8 d)
 		break;
 	case K_MMAPF:
 		push_u32(b, mmap_flags_to_ppm(v));
+		break;
+	case K_RELTIME: {
+		struct __kernel_timespec ts = {};
+
+		if (v)
+			bpf_probe_read_user(&ts, sizeof(ts), (void *)v);
+		push_u64(b, ts.tv_sec * 1000000000ull + ts.tv_nsec);
+		break;
+	}
+	case K_UPTR32: {
+		__u32 x = 0;
+
+		if (v)
+			bpf_probe_read_user(&x, sizeof(x), (void *)v);
+		push_u32(b, x);
+		break;
+	}
+	case K_UPTR64:
+		push_u64(b, user_u64(v, 0, 0));
+		break;
+	case K_RLIM_CUR:
+		push_u64(b, user_u64(v, 0, -1));
+		break;
+	case K_RLIM_MAX:
+		push_u64(b, user_u64(v, 8, -1));
+		break;
+	case K_HOW_FLAGS:
+		push_u32(b, open_flags_to_ppm(user_u64(v, 0, 0)));
+		break;
+	case K_HOW_MODE: {
+		__u64 fl = user_u64(v, 0, 0);
+
+		push_u32(b, open_mode_to_ppm(fl, user_u64(v, 8, 0)));
+		break;
+	}
+	case K_HOW_RESOLVE:
+		push_u32(b, resolve_to_ppm(user_u64(v, 16, 0)));
+		break;
+	case K_SEMGETF:
+		push_u32(b, ((v & 01000) ? 8192 : 0) | ((v & 02000) ? 16384 : 0));
 		break;
 	case K_UBUFSTR:
 		if (c->ret > 0)

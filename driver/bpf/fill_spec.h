@@ -13,6 +13,7 @@ struct simple_spec {
 	uint8_t ne, nx;		/* parameters of the enter and exit events */
 	uint8_t e[SPEC_MAXP];
 	uint8_t x[SPEC_MAXP];
+	uint8_t used;		/* for pairs without parameters */
 };
 
 #endif

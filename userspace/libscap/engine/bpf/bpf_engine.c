@@ -343,7 +343,7 @@ static int install_fillers(struct bpf_engine *e, char *err)
 	for (i = 0; i < PPM_EVENT_MAX; i++) {
 		const struct simple_spec *sp = &s->rodata->simple_specs[i];
 
-		if ((sp->ne || sp->nx) && set_filler(e, s->progs.fill_simple, i, err))
+		if ((sp->ne || sp->nx || sp->used) && set_filler(e, s->progs.fill_simple, i, err))
 			return -1;
 	}
 	for (i = 0; i < sizeof(sets) / sizeof(sets[0]); i++)
