@@ -1005,8 +1005,8 @@ static int extract_proc(struct sinsp *s, struct sinsp_evt *e, const struct field
 		}
 		return 0;
 	}
-	case F_THREAD_VTID: return set_i(v, PT_INT64, t->vtid);
-	case F_PROC_VPID: return set_i(v, PT_INT64, t->vpid);
+	case F_THREAD_VTID: return t->vtid < 0 ? 0 : set_i(v, PT_INT64, t->vtid);
+	case F_PROC_VPID: return t->vpid < 0 ? 0 : set_i(v, PT_INT64, t->vpid);
 	case F_THREAD_CPU: case F_THREAD_CPU_USER: case F_THREAD_CPU_SYSTEM:
 		v->type = PT_DOUBLE;
 		v->d = 0;
@@ -1229,8 +1229,13 @@ static int extract_fd(struct sinsp_evt *e, const struct field_ref *f, struct fie
 			return 0;
 		return set_i(v, PT_INT64, fd ? fd->fd : e->fd);
 	}
-	if (!fd)
+	if (!fd) {
+		/* exit of a call on an fd missing from the table: empty name */
+		if (f->id == F_FD_NAME && e->fd >= 0 && !ppm_event_is_enter(e->scap.type) &&
+		    e->info && (e->info->flags & (EF_USES_FD | EF_CREATES_FD | EF_DESTROYS_FD)))
+			return set_str(v, "", 0);
 		return 0;
+	}
 	client = fd->is_role_client;
 	switch (f->id) {
 	case F_FD_TYPE:

@@ -283,6 +283,8 @@ const char *render_evt_type(const struct sinsp_evt *e)
 void render_fd_typechars(const struct sinsp_fdinfo *fd, struct sbuf *out)
 {
 	sb_putc(out, sinsp_fd_typechar(fd));
+	if (!fd->name[0])	/* unconnected sockets show no protocol */
+		return;
 	switch (fd->type) {
 	case SCAP_FD_IPV4_SOCK:
 	case SCAP_FD_IPV6_SOCK:
@@ -417,6 +419,8 @@ static void bytebuf_dots(const uint8_t *p, uint32_t len, int truncate, struct sb
 
 static void bytebuf_ascii(const uint8_t *p, uint32_t len, struct sbuf *out)
 {
+	if (len == 0)
+		return;
 	sb_reserve(out, len + 1);
 	char *d = out->p + out->len;
 	size_t k = 0;
@@ -439,6 +443,9 @@ static void bytebuf_ascii(const uint8_t *p, uint32_t len, struct sbuf *out)
 static void bytebuf_hex(const uint8_t *p, uint32_t len, int ascii, struct sbuf *out)
 {
 	static const char hx[] = "0123456789abcdef";
+
+	if (len == 0)
+		return;
 
 	for (uint32_t j = 0; j < len; j += 16) {
 		char row[96];

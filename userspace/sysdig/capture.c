@@ -241,7 +241,7 @@ struct run {
 
 static int is_hidden(const struct run *r, const struct sinsp_evt *e)
 {
-	if (e->scap.dump_flags & SCAP_DF_STATE_ONLY)
+	if ((e->scap.dump_flags & SCAP_DF_STATE_ONLY) || e->filtered_out)
 		return 1;
 	if (e->info && (e->info->category & EC_INTERNAL) && !r->o->debug)
 		return 1;
