@@ -62,7 +62,7 @@ int mangle_load(const char *path, struct blob *raw, struct blob *decoded,
 int mangle_write_fd(int fd, const uint8_t *p, size_t len, int gz)
 {
 	if (gz) {
-		gzFile g = gzdopen(dup(fd), "wb");
+		gzFile g = gzdopen(dup(fd), "wb1");
 
 		if (!g)
 			return -1;

@@ -43,6 +43,7 @@ struct savefile {
 	size_t pos, end;	/* window [pos, end) of base */
 	uint64_t window_off;	/* file offset of base[0] (stream mode) */
 	uint64_t file_size;
+	uint64_t gz_off;	/* compressed bytes consumed (progress) */
 	int eof, ioerr, failed;
 	uint32_t fdl_hint;	/* index of the thread of the last FDL block */
 	uint8_t conv[READER_BUF_SIZE + 8];	/* v1 -> v2 conversion */
@@ -750,6 +751,7 @@ static size_t fetch(struct savefile *f, size_t n)
 		} else {
 			f->end += (size_t)r;
 		}
+		f->gz_off = (uint64_t)gzoffset(f->gz);
 	}
 	have = f->end;
 	return have < n ? have : n;
@@ -996,7 +998,7 @@ static double file_progress(struct scap *h)
 
 	if (!f->file_size)
 		return -1;
-	done = f->map ? f->pos : (uint64_t)gzoffset(f->gz);
+	done = f->map ? f->pos : f->gz_off;
 	return done >= f->file_size ? 1.0 : (double)done / (double)f->file_size;
 }
 
