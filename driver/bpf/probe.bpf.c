@@ -285,6 +285,7 @@ int BPF_PROG(sched_process_exit, struct task_struct *p)
 	struct scap_bpf_counters *c;
 	struct bld b;
 	__s32 code;
+	__u64 nr;
 	void *rb;
 
 	if (tgid == settings.self_tgid || !settings.enabled)
@@ -300,6 +301,15 @@ int BPF_PROG(sched_process_exit, struct task_struct *p)
 	if (rb && c->in_drop)
 		flush_drops(rb, c, b.s->c.ts, b.s->c.tid);
 	code = BPF_CORE_READ(p, exit_code);
+	/* exit and exit_group never return: their enter event comes from here */
+	nr = BPF_CORE_READ((struct pt_regs *)bpf_task_pt_regs(p), orig_ax);
+	if ((nr == 60 || nr == 231) && settings.syscall_mask[nr]) {
+		begin_evt(&b, PPME_GENERIC_E, 2, b.s->c.ts);
+		push_u16(&b, g_syscall_table[nr].ppm_sc);
+		push_u16(&b, nr);
+		end_evt(&b);
+		c->n_evts++;
+	}
 	begin_evt(&b, PPME_PROCEXIT_1_E, 4, b.s->c.ts);
 	push_u64(&b, (__s64)code);
 	push_u64(&b, (__s64)((code >> 8) & 0xff));
@@ -309,9 +319,9 @@ int BPF_PROG(sched_process_exit, struct task_struct *p)
 	if (!rb || b.err)
 		return 0;
 	if (bpf_ringbuf_output(rb, b.s->buf, BOUND(b.off, 255), BPF_RB_NO_WAKEUP))
-		count_drop(c, b.s->c.ts, 1);
+		count_drop(c, b.s->c.ts, b.evt ? 2 : 1);
 	else
-		c->n_written++;
+		c->n_written += b.evt ? 2 : 1;
 	return 0;
 }
 
