@@ -60,7 +60,10 @@ static int capture(struct scap *h, struct scap_dumper *d, pid_t child,
 			fprintf(stderr, "kmod_capture: %s\n", h->err);
 			return -1;
 		}
-		if (!end && waitpid(child, status, WNOHANG) == child)
+		/* poll the child only when idle or every 64k events: a syscall
+		 * per event would slow the capture down */
+		if (!end && (rc == SCAP_TIMEOUT || (*nevts & 0xffff) == 0) &&
+		    waitpid(child, status, WNOHANG) == child)
 			end = now_ns() + 300000000ull;
 		if (end && now_ns() > end && rc == SCAP_TIMEOUT)
 			return 0;

@@ -73,38 +73,51 @@ echo "second reader said: $(head -1 "$R/reader2.txt")"
 echo "rmmod while open said: $(head -1 "$R/rmmod_busy.txt")"
 
 # 2. exact parameters, as read by the reference sysdig 0.29.3
-if [ -x /usr/bin/sysdig ] && [ -s "$R/wl.scap" ]; then
-	/usr/bin/sysdig -r "$R/wl.scap" -p '%proc.name %evt.dir %evt.type %evt.args' \
-		'proc.name in (kmod_workload, true)' >"$VM_WORK/ref_view.txt" 2>"$VM_WORK/ref_view.err"
-	echo "reference sysdig: $(wc -l <"$VM_WORK/ref_view.txt") workload events"
+check_params() {
+	local scap=$1 view=$VM_WORK/view_$(basename "$1").txt line ok
+	/usr/bin/sysdig -r "$scap" -p '%proc.name %evt.dir %evt.type %evt.args' \
+		'proc.name in (kmod_workload, true)' >"$view" 2>"$view.err"
+	echo "reference sysdig: $(wc -l <"$view") workload events in $(basename "$scap")"
 	while IFS= read -r line; do
 		case $line in '#'* | '') continue ;; esac
 		case $line in
-		re:*) grep -qE -- "${line#re:}" "$VM_WORK/ref_view.txt" ;;
-		*) grep -qF -- "$line" "$VM_WORK/ref_view.txt" ;;
+		re:*) grep -qE -- "${line#re:}" "$view" ;;
+		*) grep -qF -- "$line" "$view" ;;
 		esac
-		if [ $? -eq 0 ]; then pass "param: $line"; else fail "param: $line"; fi
+		if [ $? -eq 0 ]; then pass "$(basename "$scap") param: $line"; else fail "$(basename "$scap") param: $line"; fi
 	done <"$HERE/expected_params.txt"
-else
-	fail "no capture file or no /usr/bin/sysdig"
-fi
+}
 
-# 3. our reader reads the captured files exactly like the reference
+# 3. our reader reads a captured file exactly like the reference
+compare_readers() {
+	local f=$1 b
+	b=$(basename "$f")
+	/usr/bin/sysdig -r "$f" >"$VM_WORK/ref_$b.txt" 2>&1
+	"$OURS" -r "$f" >"$VM_WORK/ours_$b.txt" 2>&1
+	if cmp -s "$VM_WORK/ref_$b.txt" "$VM_WORK/ours_$b.txt"; then
+		pass "our sysdig reads $b like /usr/bin/sysdig ($(wc -l <"$VM_WORK/ref_$b.txt") lines)"
+	else
+		fail "our sysdig differs on $b: $(diff "$VM_WORK/ref_$b.txt" "$VM_WORK/ours_$b.txt" | grep -c '^<') of $(wc -l <"$VM_WORK/ref_$b.txt") lines (diff $VM_WORK/ref_$b.txt $VM_WORK/ours_$b.txt)"
+		diff "$VM_WORK/ref_$b.txt" "$VM_WORK/ours_$b.txt" | head -4 | cut -c1-160
+	fi
+}
+
+[ -x /usr/bin/sysdig ] || fail "no /usr/bin/sysdig to check the captures"
+FILES="$R/wl.scap"
 if [ -n "$OURS" ]; then
-	for f in wl.scap ours.scap; do
-		[ -s "$R/$f" ] || { fail "$f missing"; continue; }
-		/usr/bin/sysdig -r "$R/$f" >"$VM_WORK/ref_$f.txt" 2>&1
-		"$OURS" -r "$R/$f" >"$VM_WORK/ours_$f.txt" 2>&1
-		if cmp -s "$VM_WORK/ref_$f.txt" "$VM_WORK/ours_$f.txt"; then
-			pass "our sysdig reads $f like /usr/bin/sysdig ($(wc -l <"$VM_WORK/ref_$f.txt") lines)"
-		else
-			fail "our sysdig differs on $f: $(diff "$VM_WORK/ref_$f.txt" "$VM_WORK/ours_$f.txt" | grep -c '^<') of $(wc -l <"$VM_WORK/ref_$f.txt") lines (diff $VM_WORK/ref_$f.txt $VM_WORK/ours_$f.txt)"
-			diff "$VM_WORK/ref_$f.txt" "$VM_WORK/ours_$f.txt" | head -4 | cut -c1-160
-		fi
-	done
-else
-	echo "note: our sysdig not built, reader comparison skipped"
+	FILES="$FILES $R/ours.scap"
+	if [ "$(cat "$R/bpf.rc" 2>/dev/null)" = 0 ]; then
+		FILES="$FILES $R/bpf.scap"
+	else
+		echo "note: eBPF capture in the guest not available: $(head -1 "$R/bpf.txt" 2>/dev/null)"
+	fi
 fi
+for f in $FILES; do
+	[ -s "$f" ] || { fail "$(basename "$f") missing"; continue; }
+	check_params "$f"
+	[ -n "$OURS" ] && compare_readers "$f"
+done
+[ -n "$OURS" ] || echo "note: our sysdig not built, reader comparison skipped"
 
 # 4. no kernel warnings
 if grep -E "WARNING|BUG|Oops|Call Trace|general protection" "$R/dmesg.txt"; then

@@ -20,15 +20,23 @@ check insmod_twice_fails $([ $? -ne 0 ] && grep -q "exists" "$OUT/insmod2.txt" &
 $T /usr/bin/kmod_capture "$OUT/wl.scap" -- /usr/bin/kmod_workload 5555 >"$OUT/capture.txt" 2>&1
 check capture $?
 
-if [ -x /usr/bin/sysdig-c ]; then
+# our sysdig, live: $1 = output name, $2... = driver option
+sysdig_capture() {
+	name=$1
+	shift
 	# a ticker keeps events flowing so -M (event time) can end
 	(i=0; while [ $i -lt 40 ]; do sleep 0.2; i=$((i + 1)); done) &
 	TICK=$!
-	(sleep 1; /usr/bin/kmod_workload 5556 >/dev/null 2>&1) &
-	$T /usr/bin/sysdig-c --kmod -w "$OUT/ours.scap" -M 4 >"$OUT/ours.txt" 2>&1
-	check our_sysdig_capture $?
+	(sleep 2; /usr/bin/kmod_workload 5555 >"$OUT/$name.wl.txt" 2>&1) &
+	$T /usr/bin/sysdig-c "$@" -w "$OUT/$name.scap" -M 5 >"$OUT/$name.txt" 2>&1
+	RC=$?
 	kill $TICK 2>/dev/null
 	wait
+	return $RC
+}
+if [ -x /usr/bin/sysdig-c ]; then
+	sysdig_capture ours --kmod
+	check our_sysdig_capture $?
 fi
 
 # two readers: the second one must fail with a clear "busy" error
@@ -47,6 +55,11 @@ cat /tmp/r1.txt >"$OUT/reader1.txt"
 
 rmmod sysdigc
 check rmmod $?
+# the eBPF driver in the same guest, when our sysdig has it
+if [ -x /usr/bin/sysdig-c ]; then
+	sysdig_capture bpf -B
+	echo "$?" >"$OUT/bpf.rc"
+fi
 ls /dev/sysdigc0 >/dev/null 2>&1
 check no_device_after_unload $([ $? -ne 0 ] && echo 0 || echo 1)
 $T /usr/bin/kmod_capture /tmp/r3.scap -- /bin/true >"$OUT/reader_unloaded.txt" 2>&1
