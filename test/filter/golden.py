@@ -45,8 +45,11 @@ def load_tsv(name):
 
 def run(sysdig, trace, flt):
     env = dict(os.environ, TZ='UTC')
-    p = subprocess.run([sysdig, '-r', os.path.join(TOP, 'test/traces', trace + '.scap'),
-                        '-p', '%evt.num', flt], capture_output=True, env=env, timeout=300)
+    try:
+        p = subprocess.run([sysdig, '-r', os.path.join(TOP, 'test/traces', trace + '.scap'),
+                            '-p', '%evt.num', flt], capture_output=True, env=env, timeout=120)
+    except subprocess.TimeoutExpired:
+        return -999, b'', b'timeout'
     return p.returncode, p.stdout, p.stderr
 
 

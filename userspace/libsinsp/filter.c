@@ -703,8 +703,10 @@ static int parse_list(struct parser *p, int node, const struct field_ref *r)
 		if (add_value(p, node, r, 1) < 0)
 			return -1;
 		ch = next(p);
-		if (ch == ',')
+		if (ch == ',') {
+			p->pos++;
 			continue;
+		}
 		if (ch == ')')
 			return 0;
 		return perr(p, is_charbuf ?
