@@ -109,7 +109,7 @@ if [ -n "$OURS" ]; then
 	if [ "$(cat "$R/bpf.rc" 2>/dev/null)" = 0 ]; then
 		FILES="$FILES $R/bpf.scap"
 	else
-		echo "note: eBPF capture in the guest not available: $(head -1 "$R/bpf.txt" 2>/dev/null)"
+		echo "note: eBPF capture in the guest failed: $(grep -v '^libbpf: *$' "$R/bpf.txt" 2>/dev/null | tail -3)"
 	fi
 fi
 for f in $FILES; do

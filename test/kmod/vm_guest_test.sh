@@ -57,6 +57,7 @@ rmmod sysdigc
 check rmmod $?
 # the eBPF driver in the same guest, when our sysdig has it
 if [ -x /usr/bin/sysdig-c ]; then
+	export SYSDIG_BPF_DEBUG=1
 	sysdig_capture bpf -B
 	echo "$?" >"$OUT/bpf.rc"
 fi
