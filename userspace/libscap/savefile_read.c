@@ -8,10 +8,13 @@
  * in a private buffer so evt->data is always a v2 event), several sections
  * (SCAP_NEW_SECTION) and gzip input.
  *
- * Input layer: a plain regular file is mmap'ed and events point straight
- * into the mapping (no copy, no per-event syscall or malloc); anything else
- * (gzip, pipes) goes through zlib into a growing window buffer.  Every length
- * read from the file is checked against the bytes available before use.
+ * Input layer: a window buffer (1 MiB, grown only for larger blocks) filled
+ * with big read(2) calls for plain regular files, or through zlib for gzip
+ * files and pipes; events point into the window (no per-event copy, syscall
+ * or malloc; pointers stay valid until the next call).  read(2) beat mmap
+ * here: page faults cost more than the copy in a VM, and RSS stays small.
+ * Every length read from the file is checked against the bytes available
+ * before use.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -22,7 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -34,14 +36,12 @@
 
 struct savefile {
 	int fd;
-	gzFile gz;		/* stream mode */
-	const uint8_t *map;	/* mmap mode */
-	size_t map_len;
-	uint8_t *buf;		/* stream window */
+	gzFile gz;		/* gzip or pipe input, else NULL: read(2) */
+	uint8_t *buf;		/* window on the (decoded) stream */
 	size_t cap;
-	const uint8_t *base;	/* map or buf */
+	const uint8_t *base;	/* == buf */
 	size_t pos, end;	/* window [pos, end) of base */
-	uint64_t window_off;	/* file offset of base[0] (stream mode) */
+	uint64_t window_off;	/* stream offset of base[0] */
 	uint64_t file_size;
 	uint64_t gz_off;	/* compressed bytes consumed (progress) */
 	int eof, ioerr, failed;
@@ -714,7 +714,7 @@ static size_t fetch(struct savefile *f, size_t n)
 {
 	size_t have = f->end - f->pos;
 
-	if (have >= n || f->map || f->eof)
+	if (have >= n || f->eof)
 		return have < n ? have : n;
 	if (f->pos) {
 		memmove(f->buf, f->buf + f->pos, have);
@@ -742,7 +742,17 @@ static size_t fetch(struct savefile *f, size_t n)
 		room = f->cap - f->end;
 		if (room > INT_MAX)
 			room = INT_MAX;
-		r = gzread(f->gz, f->buf + f->end, (unsigned)room);
+		if (f->gz) {
+			r = gzread(f->gz, f->buf + f->end, (unsigned)room);
+			f->gz_off = (uint64_t)gzoffset(f->gz);
+		} else {
+			ssize_t rr;
+
+			do
+				rr = read(f->fd, f->buf + f->end, room);
+			while (rr < 0 && errno == EINTR);
+			r = (int)rr;
+		}
 		if (r < 0) {
 			f->eof = 1;
 			f->ioerr = EIO;
@@ -751,7 +761,6 @@ static size_t fetch(struct savefile *f, size_t n)
 		} else {
 			f->end += (size_t)r;
 		}
-		f->gz_off = (uint64_t)gzoffset(f->gz);
 	}
 	have = f->end;
 	return have < n ? have : n;
@@ -998,7 +1007,7 @@ static double file_progress(struct scap *h)
 
 	if (!f->file_size)
 		return -1;
-	done = f->map ? f->pos : f->gz_off;
+	done = f->gz ? f->gz_off : cur_offset(f);
 	return done >= f->file_size ? 1.0 : (double)done / (double)f->file_size;
 }
 
@@ -1008,8 +1017,6 @@ static void file_close(struct scap *h)
 
 	if (!f)
 		return;
-	if (f->map)
-		munmap((void *)f->map, f->map_len);
 	if (f->gz)
 		gzclose(f->gz);	/* closes fd */
 	else if (f->fd >= 0)
@@ -1027,26 +1034,14 @@ static const struct scap_engine_ops savefile_ops = {
 	.close = file_close,
 };
 
-/* mmap a plain regular file; 1 if done, 0 to fall back to zlib. */
-static int try_map(struct savefile *f, const struct stat *st)
+/* a regular file that is not gzip-compressed */
+static int is_plain(struct savefile *f, const struct stat *st)
 {
 	uint8_t magic[2];
-	void *m;
 
-	if (!S_ISREG(st->st_mode) || st->st_size < 2)
-		return 0;
-	if (pread(f->fd, magic, 2, 0) != 2 || (magic[0] == 0x1f && magic[1] == 0x8b))
-		return 0;
-	m = mmap(NULL, (size_t)st->st_size, PROT_READ, MAP_PRIVATE, f->fd, 0);
-	if (m == MAP_FAILED)
-		return 0;
-	madvise(m, (size_t)st->st_size, MADV_SEQUENTIAL);
-	madvise(m, (size_t)st->st_size, MADV_WILLNEED);
-	f->map = m;
-	f->map_len = (size_t)st->st_size;
-	f->base = m;
-	f->end = f->map_len;
-	return 1;
+	return S_ISREG(st->st_mode) && st->st_size >= 2 &&
+	       pread(f->fd, magic, 2, 0) == 2 &&
+	       !(magic[0] == 0x1f && magic[1] == 0x8b);
 }
 
 static int open_input(struct savefile *f, const char *path, char *err)
@@ -1060,15 +1055,15 @@ static int open_input(struct savefile *f, const char *path, char *err)
 	}
 	if (fstat(f->fd, &st) == 0 && S_ISREG(st.st_mode))
 		f->file_size = (uint64_t)st.st_size;
-	if (try_map(f, &st))
-		return 0;
-	f->gz = gzdopen(f->fd, "rb");
+	if (!is_plain(f, &st))
+		f->gz = gzdopen(f->fd, "rb");
 	f->buf = malloc(STREAM_BUF_INIT);
-	if (!f->gz || !f->buf) {
+	if ((!f->gz && !is_plain(f, &st)) || !f->buf) {
 		seterr(err, "can't open file %s: out of memory", path);
 		return -1;
 	}
-	gzbuffer(f->gz, 256 * 1024);
+	if (f->gz)
+		gzbuffer(f->gz, 256 * 1024);
 	f->cap = STREAM_BUF_INIT;
 	f->base = f->buf;
 	return 0;
