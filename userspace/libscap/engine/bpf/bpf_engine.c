@@ -64,13 +64,11 @@ static uint64_t load_acquire(const uint64_t *p)
 	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
 }
 
+/* libbpf logs (verifier output included) only with SYSDIG_BPF_DEBUG set */
 static int quiet_print(enum libbpf_print_level lvl, const char *fmt, va_list ap)
 {
-	if (lvl == LIBBPF_WARN && getenv("SYSDIG_BPF_DEBUG"))
-		return vfprintf(stderr, fmt, ap);
-	if (getenv("SYSDIG_BPF_DEBUG"))
-		return vfprintf(stderr, fmt, ap);
-	return 0;
+	(void)lvl;
+	return getenv("SYSDIG_BPF_DEBUG") ? vfprintf(stderr, fmt, ap) : 0;
 }
 
 /* ---- ring reading ---- */
