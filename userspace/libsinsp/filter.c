@@ -100,15 +100,14 @@ static char cur(const struct parser *p)
 	return p->pos >= 0 && p->pos < p->len ? p->s[p->pos] : 0;
 }
 
-/* advance to the next non-blank character (0 at the end) */
+/* advance to the next non-blank character (0 at the end; like the
+ * reference, the position may then go one past the end) */
 static char next(struct parser *p)
 {
 	for (;;) {
 		p->pos++;
-		if (p->pos >= p->len) {
-			p->pos = p->len;
+		if (p->pos >= p->len)
 			return 0;
-		}
 		if (!is_blank(p->s[p->pos]))
 			return p->s[p->pos];
 	}
@@ -162,33 +161,51 @@ static void group_add(struct pgroup *g, int item, int is_or)
 	g->n++;
 }
 
-/* Compile a closed group: and binds tighter than or. */
+/* One AND-chain of a group: items[from, to) */
+static int and_chain(struct filter *f, const struct pgroup *g, uint32_t from, uint32_t to)
+{
+	int n;
+
+	if (to - from == 1)
+		return g->items[from];
+	n = new_node(f, N_AND);
+	for (; from < to; from++)
+		node_add_kid(f, n, g->items[from]);
+	return n;
+}
+
+/* Compile a closed group: and binds tighter than or, so the group is an OR
+ * of AND-chains.  A negated group that is a single term gets a wrapper so
+ * the term's own "not" is kept. */
 static int group_close(struct filter *f, struct pgroup *g)
 {
-	int or_node = -1, and_node = -1, res;
-	uint32_t i;
+	int res = -1, first = -1;
+	uint32_t i, from = 0;
 
-	for (i = 0; i < g->n; i++) {
-		if (i == 0 || g->ops[i]) {
-			if (and_node >= 0) {
-				if (or_node < 0)
-					or_node = new_node(f, N_OR);
-				node_add_kid(f, or_node, and_node);
-			}
-			and_node = new_node(f, N_AND);
+	for (i = 1; i <= g->n; i++) {
+		int chain;
+		if (i < g->n && !g->ops[i])
+			continue;
+		chain = and_chain(f, g, from, i);
+		from = i;
+		if (first < 0) {
+			first = res = chain;
+			continue;
 		}
-		node_add_kid(f, and_node, g->items[i]);
+		if (res == first) {
+			res = new_node(f, N_OR);
+			node_add_kid(f, res, first);
+		}
+		node_add_kid(f, res, chain);
 	}
-	if (or_node >= 0) {
-		node_add_kid(f, or_node, and_node);
-		res = or_node;
-	} else if (f->nodes[and_node].nkids == 1 && !g->neg) {
-		res = f->nodes[and_node].kids[0];
-	} else {
-		res = and_node;
-	}
-	if (g->neg)
+	if (g->neg) {
+		if (f->nodes[res].neg || f->nodes[res].kind == N_CHECK) {
+			int w = new_node(f, N_AND);
+			node_add_kid(f, w, res);
+			res = w;
+		}
 		f->nodes[res].neg = 1;
+	}
 	free(g->items);
 	free(g->ops);
 	memset(g, 0, sizeof(*g));
@@ -737,8 +754,8 @@ static int parse_check(struct parser *p)
 	} else if (op != OP_EXISTS) {
 		if (add_value(p, node, &r, 0) < 0)
 			return -1;
-	} else if (p->f->nodes[node].special == SP_AROUND) {
-		return perr(p, "filter error: unexpected end of filter");
+	} else {
+		p->pos--;	/* the scan goes on right after "exists" */
 	}
 	if (check_op_supported(p, &p->f->nodes[node]) < 0)
 		return -1;

@@ -284,7 +284,10 @@ static int eval_check(struct filter *f, struct sinsp *s, struct sinsp_evt *e,
 		return eval_ancestors(f, s, e, c);
 	case SP_AROUND: {
 		uint64_t ts = e->scap.ts, t = (uint64_t)f->slots[c->slot].ref.arg_index;
-		uint64_t d = c->vals[0].u;
+		uint64_t d;
+		if (c->nvals == 0)	/* evt.around[T] exists */
+			return 1;
+		d = c->vals[0].u;
 		return ts >= t - d && ts <= t + d;
 	}
 	case SP_EITHER:
