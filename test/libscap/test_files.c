@@ -309,6 +309,41 @@ static void test_misc(void **state)
 	sb_free(&ev);
 }
 
+/* v1 flagged (0x208) and the unofficial v1 id (0x8010ABCD) */
+static void test_v1_blocks(void **state)
+{
+	struct sbuf f = { 0 }, ev = { 0 };
+	struct scap_evt e;
+	struct scap *h;
+
+	(void)state;
+	sb_shb(&f);
+	sb_u64(&ev, TS0 + 1);
+	sb_u64(&ev, 77);
+	sb_u32(&ev, 22 + 2 + 8);
+	sb_u16(&ev, PPME_SYSCALL_CLOSE_E);
+	sb_u16(&ev, 8);
+	sb_u64(&ev, 5);
+	sb_evblock(&f, EVF_BLOCK_TYPE, 2, SCAP_DF_STATE_ONLY, &ev);
+	sb_evblock(&f, EV_BLOCK_TYPE_INT, 3, 0, &ev);
+	h = open_buf(&f, 0);
+	assert_non_null(h);
+	assert_int_equal(scap_next(h, &e), SCAP_SUCCESS);
+	assert_int_equal(e.cpuid, 2);
+	assert_int_equal(e.dump_flags, SCAP_DF_STATE_ONLY);
+	assert_int_equal(e.tid, 77);
+	assert_int_equal(e.nparams, 1);
+	assert_int_equal(rd64(e.pval[0]), 5);
+	assert_int_equal(scap_next(h, &e), SCAP_SUCCESS);
+	assert_int_equal(e.cpuid, 3);
+	assert_int_equal(e.dump_flags, 0);
+	assert_int_equal(e.len, 36);
+	assert_int_equal(scap_next(h, &e), SCAP_EOF);
+	scap_close(h);
+	sb_free(&f);
+	sb_free(&ev);
+}
+
 static void test_fdl_before_pl(void **state)
 {
 	struct sbuf f = { 0 };
@@ -575,6 +610,7 @@ int main(void)
 		cmocka_unit_test(test_shb_with_option),
 		cmocka_unit_test(test_two_sections),
 		cmocka_unit_test(test_misc),
+		cmocka_unit_test(test_v1_blocks),
 		cmocka_unit_test(test_fdl_before_pl),
 		cmocka_unit_test(test_exit_only),
 		cmocka_unit_test(test_truncated),
