@@ -243,7 +243,12 @@ static int is_hidden(const struct run *r, const struct sinsp_evt *e)
 {
 	if ((e->scap.dump_flags & SCAP_DF_STATE_ONLY) || e->filtered_out)
 		return 1;
-	if (e->info && (e->info->category & EC_INTERNAL) && !r->o->debug)
+	if (r->o->debug)
+		return 0;
+	if (e->info && (e->info->category & EC_INTERNAL))
+		return 1;
+	/* container metadata events are meta events too, whatever their category */
+	if (e->scap.type == PPME_CONTAINER_JSON_E || e->scap.type == PPME_CONTAINER_JSON_2_E)
 		return 1;
 	return 0;
 }
