@@ -16,7 +16,11 @@
 #include "engine/kmod/kmod_engine.h"	/* struct scap *scap_kmod_open(opts, err) */
 #endif
 
+#ifdef SCAP_KMOD_DEVICE	/* the sysdigc module (engine/kmod/kmod_engine.h) */
+#define KMOD_DEVICE SCAP_KMOD_DEVICE
+#else
 #define KMOD_DEVICE "/dev/scap0"
+#endif
 
 static struct scap *open_bpf(const struct scap_live_opts *opts, char *err)
 {
