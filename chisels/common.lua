@@ -95,9 +95,9 @@ function pairs_top_by_val(t, n, better)
 	end
 end
 
--- "HH:MM:SS.nnnnnnnnn" (local time) from seconds and nanoseconds
+-- absolute timestamp in ns as a decimal string, from seconds and nanoseconds
 function ts_to_str(s, ns)
-	return os.date("%X", s) .. "." .. string.format("%09d", ns)
+	return string.format("%u%.9u", s, ns)
 end
 
 local COLW = 20
