@@ -67,12 +67,16 @@ struct scap_bpf_counters {
 	uint64_t pad[2];
 };
 
+/* settings.flags: the sys_enter hook is attached and keeps each thread's
+ * enter time, so enter events carry it (else enter time = exit time) */
+#define SCAP_BPF_F_PRECISE_ENTER 1
+
 struct scap_bpf_settings {
 	uint64_t boot_epoch_ns;	/* epoch ns at boot: added to ktime_get_boot_ns */
 	uint32_t self_tgid;	/* process not captured (the capturer) */
 	uint32_t snaplen;	/* bytes of I/O buffers captured */
 	uint32_t enabled;	/* 0: the programs do nothing */
-	uint32_t flags;
+	uint32_t flags;		/* SCAP_BPF_F_* */
 	uint8_t syscall_mask[SCAP_BPF_MAX_SYSCALLS];	/* nr -> 1 captured */
 };
 

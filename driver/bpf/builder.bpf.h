@@ -17,7 +17,8 @@
 
 /* what the dispatcher hands to a filler through the tail call */
 struct call_ctx {
-	__u64 ts;
+	__u64 ts;		/* exit time (and of the non-syscall events) */
+	__u64 ets;		/* enter time: ts unless precise enter times are on */
 	__u64 tid;
 	__u64 args[6];
 	__s64 ret;
@@ -56,8 +57,11 @@ static __always_inline __u8 *bpos(struct bld *b, __u32 off)
 	return b->s->buf + (off & HMASK);
 }
 
-static __always_inline void begin_evt(struct bld *b, __u16 type, __u32 np, __u64 ts)
+/* enter events (even ids) get the enter time, exit events the exit time */
+static __always_inline void begin_evt(struct bld *b, __u16 type, __u32 np)
 {
+	__u64 ts = (type & 1) ? b->s->c.ts : b->s->c.ets;
+
 	__u8 *h;
 
 	if (b->off >= HALF - 128) {

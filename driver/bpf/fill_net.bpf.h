@@ -192,11 +192,11 @@ int BPF_PROG(fill_sock, struct pt_regs *regs, long ret)
 	sk = fd_sock(sfd(c));
 	switch (et) {
 	case PPME_SOCKET_CONNECT_E:
-		begin_evt(&b, et, 2, c->ts);
+		begin_evt(&b, et, 2);
 		push_u64(&b, sfd(c));
 		push_usockaddr(&b, c->args[1], c->args[2]);
 		end_evt(&b);
-		begin_evt(&b, c->exit_type, 2, c->ts);
+		begin_evt(&b, c->exit_type, 2);
 		push_u64(&b, c->ret);
 		if (BPF_CORE_READ(sk, __sk_common.skc_dport) == 0 &&
 		    read_upeer(&pe, c->args[1], c->args[2], 0) == 0)
@@ -205,10 +205,10 @@ int BPF_PROG(fill_sock, struct pt_regs *regs, long ret)
 			push_tuple(&b, sk, NULL, 0);
 		break;
 	case PPME_SOCKET_BIND_E:
-		begin_evt(&b, et, 1, c->ts);
+		begin_evt(&b, et, 1);
 		push_u64(&b, sfd(c));
 		end_evt(&b);
-		begin_evt(&b, c->exit_type, 2, c->ts);
+		begin_evt(&b, c->exit_type, 2);
 		push_u64(&b, c->ret);
 		push_usockaddr(&b, c->args[1], c->args[2]);
 		break;
@@ -218,13 +218,13 @@ int BPF_PROG(fill_sock, struct pt_regs *regs, long ret)
 		__u32 qmax = sk ? BPF_CORE_READ(sk, sk_max_ack_backlog) : 0;
 
 		if (et == PPME_SOCKET_ACCEPT4_5_E) {
-			begin_evt(&b, et, 1, c->ts);
+			begin_evt(&b, et, 1);
 			push_u32(&b, c->args[3]);
 		} else {
-			begin_evt(&b, et, 0, c->ts);
+			begin_evt(&b, et, 0);
 		}
 		end_evt(&b);
-		begin_evt(&b, c->exit_type, 5, c->ts);
+		begin_evt(&b, c->exit_type, 5);
 		push_u64(&b, c->ret);
 		push_tuple(&b, c->ret >= 0 ? fd_sock(c->ret) : NULL, NULL, 1);
 		push_u8(&b, qmax ? qlen * 100 / qmax : 0);
@@ -233,7 +233,7 @@ int BPF_PROG(fill_sock, struct pt_regs *regs, long ret)
 		break;
 	}
 	case PPME_SOCKET_SENDTO_E:
-		begin_evt(&b, et, 3, c->ts);
+		begin_evt(&b, et, 3);
 		push_u64(&b, sfd(c));
 		push_u32(&b, c->args[2]);
 		if (read_upeer(&pe, c->args[4], c->args[5], 0) == 0)
@@ -241,16 +241,16 @@ int BPF_PROG(fill_sock, struct pt_regs *regs, long ret)
 		else
 			push_tuple(&b, sk, NULL, 0);
 		end_evt(&b);
-		begin_evt(&b, c->exit_type, 2, c->ts);
+		begin_evt(&b, c->exit_type, 2);
 		push_u64(&b, c->ret);
 		push_data(&b, c->args[1], c->args[2]);
 		break;
 	case PPME_SOCKET_RECVFROM_E:
-		begin_evt(&b, et, 2, c->ts);
+		begin_evt(&b, et, 2);
 		push_u64(&b, sfd(c));
 		push_u32(&b, c->args[2]);
 		end_evt(&b);
-		begin_evt(&b, c->exit_type, 3, c->ts);
+		begin_evt(&b, c->exit_type, 3);
 		push_u64(&b, c->ret);
 		push_data(&b, c->args[1], c->ret);
 		if (c->ret >= 0 && read_upeer(&pe, c->args[4], c->args[5], 1) == 0)
@@ -266,7 +266,7 @@ int BPF_PROG(fill_sock, struct pt_regs *regs, long ret)
 		bpf_probe_read_user(&mh, sizeof(mh), (void *)c->args[1]);
 		tot = iov_total((__u64)mh.msg_iov, mh.msg_iovlen);
 		if (et == PPME_SOCKET_SENDMSG_E) {
-			begin_evt(&b, et, 3, c->ts);
+			begin_evt(&b, et, 3);
 			push_u64(&b, sfd(c));
 			push_u32(&b, tot);
 			if (read_upeer(&pe, (__u64)mh.msg_name, mh.msg_namelen, 0) == 0)
@@ -274,14 +274,14 @@ int BPF_PROG(fill_sock, struct pt_regs *regs, long ret)
 			else
 				push_tuple(&b, sk, NULL, 0);
 			end_evt(&b);
-			begin_evt(&b, c->exit_type, 2, c->ts);
+			begin_evt(&b, c->exit_type, 2);
 			push_u64(&b, c->ret);
 			push_iov_data(&b, (__u64)mh.msg_iov, mh.msg_iovlen, tot);
 		} else {
-			begin_evt(&b, et, 1, c->ts);
+			begin_evt(&b, et, 1);
 			push_u64(&b, sfd(c));
 			end_evt(&b);
-			begin_evt(&b, c->exit_type, 4, c->ts);
+			begin_evt(&b, c->exit_type, 4);
 			push_u64(&b, c->ret);
 			push_u32(&b, tot);
 			push_iov_data(&b, (__u64)mh.msg_iov, mh.msg_iovlen, c->ret);
@@ -296,12 +296,12 @@ int BPF_PROG(fill_sock, struct pt_regs *regs, long ret)
 		int fds[2] = { -1, -1 };
 		struct sock *s0 = NULL, *s1 = NULL;
 
-		begin_evt(&b, et, 3, c->ts);
+		begin_evt(&b, et, 3);
 		push_u32(&b, c->args[0]);
 		push_u32(&b, c->args[1]);
 		push_u32(&b, c->args[2]);
 		end_evt(&b);
-		begin_evt(&b, c->exit_type, 5, c->ts);
+		begin_evt(&b, c->exit_type, 5);
 		push_u64(&b, c->ret);
 		if (c->ret >= 0 && !bpf_probe_read_user(fds, sizeof(fds), (void *)c->args[3])) {
 			s0 = fd_sock(fds[0]);

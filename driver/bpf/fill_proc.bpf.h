@@ -296,9 +296,9 @@ int BPF_PROG(fill_clone, struct pt_regs *regs, long ret)
 		bpf_probe_read_user(&flags, sizeof(flags), (void *)c->args[0]);
 	else if (c->enter_type == PPME_SYSCALL_VFORK_20_E)
 		flags = LX_CLONE_VM | LX_CLONE_VFORK;
-	begin_evt(&b, c->enter_type, 0, c->ts);
+	begin_evt(&b, c->enter_type, 0);
 	end_evt(&b);
-	begin_evt(&b, c->exit_type, 20, c->ts);
+	begin_evt(&b, c->exit_type, 20);
 	push_u64(&b, c->ret);
 	push_proc_common(&b, t);
 	if (!b.s)
@@ -330,7 +330,7 @@ int BPF_PROG(fill_execve, struct pt_regs *regs, long ret)
 	if (c->ret == 0)
 		en = bpf_map_lookup_elem(&exec_names, &tid);
 	if (c->enter_type == PPME_SYSCALL_EXECVEAT_E) {
-		begin_evt(&b, c->enter_type, 3, c->ts);
+		begin_evt(&b, c->enter_type, 3);
 		push_u64(&b, (__s64)(__s32)c->args[0]);
 		if (en)
 			push_kstr(&b, en->name, MAX_STR);
@@ -338,7 +338,7 @@ int BPF_PROG(fill_execve, struct pt_regs *regs, long ret)
 			push_ustr(&b, c->args[1]);
 		push_u32(&b, c->args[4]);
 	} else {
-		begin_evt(&b, c->enter_type, 1, c->ts);
+		begin_evt(&b, c->enter_type, 1);
 		if (en)
 			push_kstr(&b, en->name, MAX_STR);
 		else
@@ -347,7 +347,7 @@ int BPF_PROG(fill_execve, struct pt_regs *regs, long ret)
 	end_evt(&b);
 	if (en)
 		bpf_map_delete_elem(&exec_names, &tid);
-	begin_evt(&b, c->exit_type, 20, c->ts);
+	begin_evt(&b, c->exit_type, 20);
 	push_u64(&b, c->ret);
 	push_proc_common(&b, t);
 	if (!b.s)

@@ -434,12 +434,12 @@ int BPF_PROG(fill_simple, struct pt_regs *regs, long ret)
 	if (et >= PPM_EVENT_MAX)
 		return 0;
 	sp = &simple_specs[et];
-	begin_evt(&b, et, sp->ne, b.s->c.ts);
+	begin_evt(&b, et, sp->ne);
 	simple_params(&b, sp->e, sp->ne);
 	if (!b.s)
 		return 0;
 	end_evt(&b);
-	begin_evt(&b, b.s->c.exit_type, sp->nx, b.s->c.ts);
+	begin_evt(&b, b.s->c.exit_type, sp->nx);
 	simple_params(&b, sp->x, sp->nx);
 	if (!b.s)
 		return 0;

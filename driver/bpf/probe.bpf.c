@@ -66,6 +66,14 @@ struct {
 	__type(value, struct exec_name);
 } exec_names SEC(".maps");
 
+/* enter time of the thread's current syscall (precise enter mode) */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, __u64);
+} enter_ts SEC(".maps");
+
 struct scap_bpf_settings settings;
 struct scap_bpf_counters counters[SCAP_BPF_MAX_CPUS];
 
@@ -145,7 +153,7 @@ struct generic_rec {
 
 _Static_assert(sizeof(struct generic_rec) == 64, "generic record layout");
 
-static __always_inline int emit_generic(void *rb, struct scap_bpf_counters *c,
+static __always_inline int emit_generic(void *rb, struct scap_bpf_counters *c, __u64 ets,
 					__u64 ts, __u64 tid, __u16 sc, __u16 nr)
 {
 	struct generic_rec *r = bpf_ringbuf_reserve(rb, sizeof(*r), 0);
@@ -154,7 +162,7 @@ static __always_inline int emit_generic(void *rb, struct scap_bpf_counters *c,
 		count_drop(c, ts, 2);
 		return 0;
 	}
-	r->e_ts = ts;
+	r->e_ts = ets;
 	r->e_tid = tid;
 	r->e_len = 34;
 	r->e_type = PPME_GENERIC_E;
@@ -194,7 +202,7 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	const struct syscall_evt_pair *p;
 	struct scap_bpf_counters *c;
 	struct scratch *s;
-	__u64 nr, ts;
+	__u64 nr, ts, ets;
 	__u32 cpu;
 	void *rb;
 
@@ -207,6 +215,15 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	c = &counters[cpu & (SCAP_BPF_MAX_CPUS - 1)];
 	c->n_evts += 2;
 	ts = now_ns();
+	ets = ts;
+	if (settings.flags & SCAP_BPF_F_PRECISE_ENTER) {
+		__u64 *p = bpf_task_storage_get(&enter_ts, bpf_get_current_task_btf(), 0, 0);
+
+		if (p && *p) {
+			ets = *p;
+			*p = 0;
+		}
+	}
 	rb = cpu_ring(cpu);
 	if (!rb)
 		return 0;
@@ -217,6 +234,7 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 		s = get_scratch(cpu);
 		if (s) {
 			s->c.ts = ts;
+			s->c.ets = ets;
 			s->c.tid = (__u32)pid_tgid;
 			s->c.args[0] = regs->di;
 			s->c.args[1] = regs->si;
@@ -233,7 +251,24 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 		}
 		/* no filler for this pair: fall back to the generic events */
 	}
-	return emit_generic(rb, c, ts, (__u32)pid_tgid, p->ppm_sc, nr);
+	return emit_generic(rb, c, ets, ts, (__u32)pid_tgid, p->ppm_sc, nr);
+}
+
+/* precise enter mode only (attached by userspace on request) */
+SEC("tp_btf/sys_enter")
+int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
+{
+	__u64 *p;
+
+	if ((__u32)(bpf_get_current_pid_tgid() >> 32) == settings.self_tgid || !settings.enabled)
+		return 0;
+	if ((__u64)id >= SYSCALL_TABLE_SIZE || !settings.syscall_mask[id])
+		return 0;
+	p = bpf_task_storage_get(&enter_ts, bpf_get_current_task_btf(), 0,
+				 BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (p)
+		*p = now_ns();
+	return 0;
 }
 
 /* ---- filler plumbing ---- */
@@ -294,6 +329,7 @@ int BPF_PROG(sched_process_exit, struct task_struct *p)
 		return 0;
 	b.s->c.cpu = bpf_get_smp_processor_id();
 	b.s->c.ts = now_ns();
+	b.s->c.ets = b.s->c.ts;
 	b.s->c.tid = BPF_CORE_READ(p, pid);
 	c = &counters[b.s->c.cpu & (SCAP_BPF_MAX_CPUS - 1)];
 	c->n_evts++;
@@ -304,13 +340,13 @@ int BPF_PROG(sched_process_exit, struct task_struct *p)
 	/* exit and exit_group never return: their enter event comes from here */
 	nr = BPF_CORE_READ((struct pt_regs *)bpf_task_pt_regs(p), orig_ax);
 	if ((nr == 60 || nr == 231) && settings.syscall_mask[nr]) {
-		begin_evt(&b, PPME_GENERIC_E, 2, b.s->c.ts);
+		begin_evt(&b, PPME_GENERIC_E, 2);
 		push_u16(&b, g_syscall_table[nr].ppm_sc);
 		push_u16(&b, nr);
 		end_evt(&b);
 		c->n_evts++;
 	}
-	begin_evt(&b, PPME_PROCEXIT_1_E, 4, b.s->c.ts);
+	begin_evt(&b, PPME_PROCEXIT_1_E, 4);
 	push_u64(&b, (__s64)code);
 	push_u64(&b, (__s64)((code >> 8) & 0xff));
 	push_u8(&b, code & 0x7f);

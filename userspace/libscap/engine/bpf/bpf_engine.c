@@ -351,6 +351,17 @@ static int install_fillers(struct bpf_engine *e, char *err)
 	return 0;
 }
 
+/*
+ * $SYSDIG_BPF_PRECISE_ENTER=1: also hook sys_enter so that enter events
+ * carry the real enter time (evt.latency); costs a second hook per syscall.
+ */
+static int precise_enter(void)
+{
+	const char *v = getenv("SYSDIG_BPF_PRECISE_ENTER");
+
+	return v && *v && strcmp(v, "0");
+}
+
 static uint64_t boot_epoch_ns(void)
 {
 	struct timespec rt, bt;
@@ -369,6 +380,7 @@ static void apply_settings(struct bpf_engine *e, const struct scap_live_opts *o)
 	st->boot_epoch_ns = boot_epoch_ns();
 	st->self_tgid = o->skip_self ? (uint32_t)getpid() : 0;
 	st->snaplen = o->snaplen ? o->snaplen : SCAP_BPF_DEFAULT_SNAPLEN;
+	st->flags = precise_enter() ? SCAP_BPF_F_PRECISE_ENTER : 0;
 	for (nr = 0; nr < SCAP_BPF_MAX_SYSCALLS; nr++) {
 		uint16_t ev = nr < SYSCALL_TABLE_SIZE ? g_syscall_table[nr].enter_event : 0;
 
@@ -399,6 +411,8 @@ static int open_skel(struct bpf_engine *e, uint32_t bytes, char *err)
 	bpf_object__for_each_program(p, e->skel->obj)
 		if (!strncmp(bpf_program__name(p), "fill_", 5))
 			bpf_program__set_autoattach(p, false);
+	if (!precise_enter())
+		bpf_program__set_autoattach(e->skel->progs.sys_enter, false);
 	rc = probe_bpf__load(e->skel);
 	close(tmpl);
 	if (rc) {
