@@ -37,9 +37,10 @@ if [ "$TEST" != unprivileged ]; then
 	esac
 fi
 
-# driver_attached: our sys_exit program is in the kernel (after the snapshot)
+# driver_attached: the capture process holds its bpf links (the /proc
+# snapshot follows the attach)
 driver_attached() {
-	bpftool prog show 2>/dev/null | grep -q "name sys_exit "
+	ls -l "/proc/$CAP_PID/fd" 2>/dev/null | grep -q "bpf_link"
 }
 
 # start_capture FILE [sysdig args...]: returns once the driver runs
