@@ -16,7 +16,8 @@
  * Cases run in batches of 64 per child, --jobs (default 2) children at a
  * time; a batch that fails is re-run one case per child to report it.
  *
- *   robust_read [--seed N] [--cases N] [--jobs N] [--timeout S] [--exec CMD] TRACE...
+ *   robust_read [--seed N] [--cases N] [--jobs N] [--boundary-step N]
+ *               [--timeout S] [--exec CMD] TRACE...
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -39,6 +40,7 @@ static unsigned g_cases = 200;
 static unsigned g_timeout = 10;
 static const char *g_exec;
 static unsigned g_jobs = 2;
+static unsigned g_bstep = 1;	/* every g_bstep-th block boundary */
 static unsigned g_bad, g_total;
 
 /* child: read the whole file; exit 0 if it ended cleanly or with a message */
@@ -104,10 +106,12 @@ static void make_case(const struct trace_ctx *t, size_t idx, struct blob *out,
 	}
 	idx -= g_cases;
 	if (idx < t->nb) {
+		size_t off = t->bnd[idx * g_bstep];
+
 		out->p = t->dec.p;
-		out->len = t->bnd[idx];
+		out->len = off;
 		snprintf(repro, rsize, "decompress %s D; scapmangle truncate D OUT %zu",
-			 t->path, t->bnd[idx]);
+			 t->path, off);
 		return;
 	}
 	idx -= t->nb;
@@ -266,7 +270,7 @@ static void run_trace(const char *path)
 		exit(100);
 	}
 	if (t.dec.len <= SMALL_TRACE)
-		t.nb = mangle_boundaries(&t.dec, &t.bnd);
+		t.nb = (mangle_boundaries(&t.dec, &t.bnd) + g_bstep - 1) / g_bstep;
 	t.ncases = 1 + g_cases + t.nb + g_cases;
 	/* the intact file must read cleanly, or the harness proves nothing */
 	check_case(&t, 0);
@@ -289,6 +293,8 @@ int main(int argc, char **argv)
 			g_cases = (unsigned)strtoul(argv[i + 1], NULL, 0);
 		else if (!strcmp(argv[i], "--timeout"))
 			g_timeout = (unsigned)strtoul(argv[i + 1], NULL, 0);
+		else if (!strcmp(argv[i], "--boundary-step"))
+			g_bstep = (unsigned)strtoul(argv[i + 1], NULL, 0);
 		else if (!strcmp(argv[i], "--jobs"))
 			g_jobs = (unsigned)strtoul(argv[i + 1], NULL, 0);
 		else if (!strcmp(argv[i], "--exec"))
@@ -298,8 +304,11 @@ int main(int argc, char **argv)
 	}
 	if (g_jobs < 1 || g_jobs > 64)
 		g_jobs = 2;
+	if (g_bstep < 1)
+		g_bstep = 1;
 	if (i >= argc) {
-		fprintf(stderr, "usage: robust_read [--seed N] [--cases N] [--jobs N] [--timeout S] [--exec CMD] TRACE...\n");
+		fprintf(stderr, "usage: robust_read [--seed N] [--cases N] [--jobs N] [--boundary-step N]\n"
+				"                   [--timeout S] [--exec CMD] TRACE...\n");
 		return 100;
 	}
 	for (; i < argc; i++)

@@ -46,7 +46,7 @@ struct savefile {
 	uint64_t gz_off;	/* compressed bytes consumed (progress) */
 	int eof, ioerr, failed;
 	uint32_t fdl_hint;	/* index of the thread of the last FDL block */
-	uint8_t conv[READER_BUF_SIZE + 8];	/* v1 -> v2 conversion */
+	uint8_t *conv;		/* v1 -> v2 conversion, allocated on first use */
 };
 
 static void seterr(char *err, const char *fmt, ...)
@@ -959,6 +959,10 @@ static int file_next(struct scap *h, struct scap_evt *evt)
 			continue;
 		}
 		if (kind >= EVB_V1) {
+			if (!f->conv && !(f->conv = malloc(READER_BUF_SIZE + 8))) {
+				seterr(h->err, "out of memory");
+				return fail(f);
+			}
 			if (savefile_convert_v1(ev, avail, f->conv, h->err)) {
 				size_t l = strlen(h->err);
 
@@ -1022,6 +1026,7 @@ static void file_close(struct scap *h)
 	else if (f->fd >= 0)
 		close(f->fd);
 	free(f->buf);
+	free(f->conv);
 	free(f);
 	h->engine = NULL;
 }
@@ -1047,24 +1052,31 @@ static int is_plain(struct savefile *f, const struct stat *st)
 static int open_input(struct savefile *f, const char *path, char *err)
 {
 	struct stat st;
+	int plain;
 
 	f->fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : dup(0);
 	if (f->fd < 0) {
 		seterr(err, "can't open file %s: %s", path, strerror(errno));
 		return -1;
 	}
-	if (fstat(f->fd, &st) == 0 && S_ISREG(st.st_mode))
+	if (fstat(f->fd, &st) != 0)
+		memset(&st, 0, sizeof(st));
+	if (S_ISREG(st.st_mode))
 		f->file_size = (uint64_t)st.st_size;
-	if (!is_plain(f, &st))
+	plain = is_plain(f, &st);
+	if (!plain)
 		f->gz = gzdopen(f->fd, "rb");
-	f->buf = malloc(STREAM_BUF_INIT);
-	if ((!f->gz && !is_plain(f, &st)) || !f->buf) {
+	/* small plain files get a small window (it grows when needed) */
+	f->cap = STREAM_BUF_INIT;
+	if (plain && f->file_size < STREAM_BUF_INIT)
+		f->cap = f->file_size < 4096 ? 4096 : (size_t)f->file_size;
+	f->buf = malloc(f->cap);
+	if ((!plain && !f->gz) || !f->buf) {
 		seterr(err, "can't open file %s: out of memory", path);
 		return -1;
 	}
 	if (f->gz)
 		gzbuffer(f->gz, 256 * 1024);
-	f->cap = STREAM_BUF_INIT;
 	f->base = f->buf;
 	return 0;
 }
