@@ -207,15 +207,29 @@ function typeof(v)
 	return t
 end
 
--- debug: dump a table recursively
-function st(t, indent)
-	indent = indent or ""
-	for k, v in pairs(t) do
-		if type(v) == "table" then
-			print(indent .. tostring(k) .. ":")
-			st(v, indent .. "  ")
-		else
-			print(indent .. tostring(k) .. " = " .. tostring(v))
-		end
+-- debug: serialise a value (tables recursively, one entry per line unless
+-- skipnewlines) as "name = value" text, indented by depth; returns the text
+function st(val, name, skipnewlines, depth)
+	depth = depth or 0
+	local nl = skipnewlines and "" or "\n"
+	local out = string.rep(" ", depth)
+	if name then
+		out = out .. name .. " = "
 	end
+	local t = type(val)
+	if t == "table" then
+		local parts = { out .. "{" .. nl }
+		for k, v in pairs(val) do
+			parts[#parts + 1] = st(v, k, skipnewlines, depth + 1) .. "," .. nl
+		end
+		parts[#parts + 1] = string.rep(" ", depth) .. "}"
+		return table.concat(parts)
+	elseif t == "number" then
+		return out .. tostring(val)
+	elseif t == "string" then
+		return out .. string.format("%q", val)
+	elseif t == "boolean" then
+		return out .. tostring(val)
+	end
+	return out .. "\"[inserializeable datatype:" .. t .. "]\""
 end
