@@ -1171,10 +1171,16 @@ static const char *fd_type_name(int32_t type)
 	}
 }
 
-static int fd_is_ip(const struct sinsp_fdinfo *fd)
+static int fd_is_ip_type(const struct sinsp_fdinfo *fd)
 {
 	return fd->type == SCAP_FD_IPV4_SOCK || fd->type == SCAP_FD_IPV6_SOCK ||
 	       fd->type == SCAP_FD_IPV4_SERVSOCK || fd->type == SCAP_FD_IPV6_SERVSOCK;
+}
+
+/* an IP socket with endpoints (unconnected sockets have none yet) */
+static int fd_is_ip(const struct sinsp_fdinfo *fd)
+{
+	return fd_is_ip_type(fd) && fd->name[0];
 }
 
 static int fd_is_v6(const struct sinsp_fdinfo *fd)
@@ -1321,7 +1327,7 @@ static int extract_fd(struct sinsp_evt *e, const struct field_ref *f, struct fie
 			return set_proto(v, client ? fd->dport : fd->sport, fd->l4proto);
 		return set_u(v, PT_PORT, client ? fd->dport : fd->sport);
 	case F_FD_L4PROTO:
-		if (!fd_is_ip(fd))
+		if (!fd_is_ip_type(fd))
 			return 0;
 		switch (fd->l4proto) {
 		case SCAP_L4_TCP: return set_str(v, "tcp", 3);
@@ -1331,7 +1337,7 @@ static int extract_fd(struct sinsp_evt *e, const struct field_ref *f, struct fie
 		default: return set_str(v, "<NA>", 4);
 		}
 	case F_FD_SOCKFAMILY:
-		if (fd_is_ip(fd))
+		if (fd_is_ip_type(fd))
 			return set_str(v, "ip", 2);
 		if (fd->type == SCAP_FD_UNIX_SOCK)
 			return set_str(v, "unix", 4);

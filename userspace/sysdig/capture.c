@@ -282,7 +282,8 @@ static int handle_event(struct run *r, struct sinsp *s, struct sinsp_evt *e)
 		return 0;
 	}
 	r->nread++;
-	if (r->sm && !r->chisels)
+	if (r->sm && !r->chisels && e->scap.type != PPME_CONTAINER_JSON_E &&
+	    e->scap.type != PPME_CONTAINER_JSON_2_E)
 		r->sm->count[summary_slot(e)]++;
 	if (r->w.o) {
 		rc = writer_event(&r->w, e, e->scap.dump_flags);
