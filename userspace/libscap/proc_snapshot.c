@@ -524,6 +524,8 @@ static void fill_env(struct scap_threadinfo *t, const char *pdir)
 	snprintf(p, sizeof(p), "%s/environ", pdir);
 	t->env = read_file(p, MAX_BUF, &len);
 	t->env_len = t->env ? len : 0;
+	if (!t->env)
+		t->env = calloc(1, 1);	/* never NULL: consumers memcpy it */
 }
 
 /* stat fields after "(comm) ": state ppid pgrp session tty ... minflt . majflt */
