@@ -884,8 +884,8 @@ static int extract_proc(struct sinsp *s, struct sinsp_evt *e, const struct field
 	struct sinsp_threadinfo *t = e->thread, *m, *p;
 	struct sbuf *b;
 
-	if (!t)
-		return 0;
+	if (!t)	/* unknown thread: only the tid of the event is known */
+		return f->id == F_THREAD_TID ? set_i(v, PT_INT64, (int64_t)e->scap.tid) : 0;
 	m = main_thread(s, t);
 	switch (f->id) {
 	case F_PROC_PID: return set_i(v, PT_INT64, t->pid);
