@@ -310,6 +310,7 @@ static __always_inline int filler_submit(struct bld *b)
 #include "fill_io.bpf.h"
 #include "fill_net.bpf.h"
 #include "fill_proc.bpf.h"
+#include "fill_misc.bpf.h"
 
 /* ---- non-syscall events ---- */
 

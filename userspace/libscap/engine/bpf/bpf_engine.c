@@ -335,6 +335,8 @@ static int install_fillers(struct bpf_engine *e, char *err)
 		{ s->progs.fill_clone, { PPME_SYSCALL_CLONE_20_E, PPME_SYSCALL_FORK_20_E,
 					 PPME_SYSCALL_VFORK_20_E, PPME_SYSCALL_CLONE3_E } },
 		{ s->progs.fill_execve, { PPME_SYSCALL_EXECVE_19_E, PPME_SYSCALL_EXECVEAT_E } },
+		{ s->progs.fill_misc, { PPME_SYSCALL_POLL_E, PPME_SYSCALL_PPOLL_E, PPME_SOCKET_SETSOCKOPT_E,
+					PPME_SOCKET_GETSOCKOPT_E, PPME_SYSCALL_BPF_E, PPME_SYSCALL_PTRACE_E } },
 	};
 	uint32_t i, j;
 

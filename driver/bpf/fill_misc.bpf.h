@@ -1,0 +1,201 @@
+/*
+ * fill_misc.bpf.h - fillers with special encodings: poll/ppoll (PT_FDLIST),
+ * setsockopt/getsockopt, bpf and ptrace (PT_DYN: selector byte + value,
+ * param_types.md 4.3 and 4.5).
+ */
+#ifndef FILL_MISC_BPF_H
+#define FILL_MISC_BPF_H
+
+#define MAX_POLLFD 16
+
+static __always_inline __u16 poll_to_ppm(__u16 f)
+{
+	__u16 r = 0;
+
+	if (f & 0x1) r |= 1;		/* POLLIN */
+	if (f & 0x2) r |= 2;		/* POLLPRI */
+	if (f & 0x4) r |= 4;		/* POLLOUT */
+	if (f & 0x2000) r |= 8;		/* POLLRDHUP */
+	if (f & 0x8) r |= 16;		/* POLLERR */
+	if (f & 0x10) r |= 32;		/* POLLHUP */
+	if (f & 0x20) r |= 64;		/* POLLNVAL */
+	if (f & 0x40) r |= 128;		/* POLLRDNORM */
+	if (f & 0x80) r |= 256;		/* POLLRDBAND */
+	if (f & 0x100) r |= 512;	/* POLLWRNORM */
+	if (f & 0x200) r |= 1024;	/* POLLWRBAND */
+	return r;
+}
+
+/* u16 count + count x (i64 fd, i16 flags); enter: events, exit: revents */
+static __always_inline void push_fdlist(struct bld *b, __u64 ufds, __u64 nfds, int revents)
+{
+	struct pollfd pfd[MAX_POLLFD] = {};
+	__u8 *p = bpos(b, b->off);
+	__u32 i, n = nfds > MAX_POLLFD ? MAX_POLLFD : nfds;
+
+	if (!ufds || !n || bpf_probe_read_user(pfd, sizeof(pfd[0]) * n, (void *)ufds))
+		n = 0;
+	*(__u16 *)p = n;
+	for (i = 0; i < MAX_POLLFD; i++) {
+		if (i >= n)
+			break;
+		*(__s64 *)(p + 2 + 10 * i) = pfd[i].fd;
+		*(__s16 *)(p + 10 + 10 * i) = poll_to_ppm(revents ? pfd[i].revents : pfd[i].events);
+	}
+	param_done(b, 2 + 10 * (n & (MAX_POLLFD * 2 - 1)));
+}
+
+/* ptrace request -> PPM_PTRACE_* (flags.tsv ptrace_requests) */
+static __always_inline __u16 ptrace_to_ppm(__u64 r)
+{
+	if (r <= 9)
+		return r + 1;
+	switch (r) {
+	case 12: return 26;	/* GETREGS */
+	case 13: return 27;
+	case 14: return 28;	/* GETFPREGS */
+	case 15: return 29;
+	case 16: return 11;	/* ATTACH */
+	case 17: return 12;	/* DETACH */
+	case 18: return 30;	/* GETFPXREGS */
+	case 19: return 31;
+	case 24: return 13;	/* SYSCALL */
+	case 25: return 33;	/* GET_THREAD_AREA */
+	case 26: return 34;
+	case 30: return 35;	/* ARCH_PRCTL */
+	case 31: return 36;	/* SYSEMU */
+	case 32: return 37;
+	case 33: return 38;	/* SINGLEBLOCK */
+	}
+	if (r >= 0x4200 && r <= 0x420b)	/* SETOPTIONS .. SETSIGMASK */
+		return r - 0x4200 + 14;
+	return 0;
+}
+
+/* PT_DYN sockopt value: optname of SOL_SOCKET picks the type */
+static __always_inline void push_sockopt_val(struct bld *b, __u32 level, __u32 name, __u64 uval, __u32 len)
+{
+	__u8 *p = bpos(b, b->off);
+	__u64 v = 0;
+
+	if (uval)
+		bpf_probe_read_user(&v, sizeof(v), (void *)uval);
+	if (level == 1 && name == 4) {			/* SO_ERROR */
+		p[0] = 1;
+		*(__s64 *)(p + 1) = -(__s64)(__s32)v;
+		param_done(b, 9);
+	} else if (level == 1 && (name == 20 || name == 21)) {	/* SO_RCVTIMEO/SNDTIMEO */
+		struct __kernel_old_timeval tv = {};
+
+		if (uval)
+			bpf_probe_read_user(&tv, sizeof(tv), (void *)uval);
+		p[0] = 4;
+		*(__u64 *)(p + 1) = tv.tv_sec * 1000000000ull + tv.tv_usec * 1000ull;
+		param_done(b, 9);
+	} else if (len == 8) {
+		p[0] = 3;
+		*(__u64 *)(p + 1) = v;
+		param_done(b, 9);
+	} else if (len == 4) {
+		p[0] = 2;
+		*(__u32 *)(p + 1) = v;
+		param_done(b, 5);
+	} else {
+		__u32 n = len > 64 ? 64 : len;
+
+		p[0] = 0;
+		if (!uval || !n || bpf_probe_read_user(p + 1, n & 127, (void *)uval))
+			n = 0;
+		param_done(b, 1 + (n & 127));
+	}
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(fill_misc, struct pt_regs *regs, long ret)
+{
+	struct call_ctx *c;
+	struct bld b;
+	__u16 et;
+
+	if (filler_start(&b))
+		return 0;
+	c = &b.s->c;
+	et = c->enter_type;
+	switch (et) {
+	case PPME_SYSCALL_POLL_E:
+	case PPME_SYSCALL_PPOLL_E:
+		if (et == PPME_SYSCALL_POLL_E) {
+			begin_evt(&b, et, 2);
+			push_fdlist(&b, c->args[0], c->args[1], 0);
+			push_u64(&b, (__s64)(__s32)c->args[2]);
+		} else {
+			struct __kernel_timespec ts = {};
+			__u32 mask = 0;
+
+			begin_evt(&b, et, 3);
+			push_fdlist(&b, c->args[0], c->args[1], 0);
+			if (c->args[2] && !bpf_probe_read_user(&ts, sizeof(ts), (void *)c->args[2]))
+				push_u64(&b, ts.tv_sec * 1000000000ull + ts.tv_nsec);
+			else
+				push_u64(&b, (__u64)-1);
+			if (c->args[3])
+				bpf_probe_read_user(&mask, sizeof(mask), (void *)c->args[3]);
+			push_u32(&b, mask);
+		}
+		end_evt(&b);
+		begin_evt(&b, c->exit_type, 2);
+		push_u64(&b, c->ret);
+		push_fdlist(&b, c->args[0], c->args[1], 1);
+		break;
+	case PPME_SOCKET_SETSOCKOPT_E:
+	case PPME_SOCKET_GETSOCKOPT_E: {
+		__u32 level = c->args[1], name = c->args[2], len = c->args[4];
+
+		if (et == PPME_SOCKET_GETSOCKOPT_E) {
+			len = 0;
+			if (c->args[4])
+				bpf_probe_read_user(&len, sizeof(len), (void *)c->args[4]);
+		}
+		begin_evt(&b, et, 0);
+		end_evt(&b);
+		begin_evt(&b, c->exit_type, 6);
+		push_u64(&b, c->ret);
+		push_u64(&b, (__s64)(__s32)c->args[0]);
+		push_u8(&b, level == 1 ? 1 : level == 6 ? 2 : 0);
+		push_u8(&b, level == 1 && name <= 53 ? name : 0);
+		push_sockopt_val(&b, level, name, c->ret < 0 && et == PPME_SOCKET_GETSOCKOPT_E ? 0 : c->args[3], len);
+		push_u32(&b, len);
+		break;
+	}
+	case PPME_SYSCALL_BPF_E:
+		begin_evt(&b, et, 1);
+		push_u64(&b, c->args[0]);
+		end_evt(&b);
+		begin_evt(&b, c->exit_type, 1);
+		/* maps and programs: an fd, else a result */
+		*bpos(&b, b.off) = (c->ret >= 0 && (c->args[0] == 0 || c->args[0] == 5)) ? 0 : 1;
+		*(__s64 *)(bpos(&b, b.off) + 1) = c->ret;
+		param_done(&b, 9);
+		break;
+	case PPME_SYSCALL_PTRACE_E:
+		begin_evt(&b, et, 2);
+		push_u16(&b, ptrace_to_ppm(c->args[0]));
+		push_u64(&b, (__s64)(__s32)c->args[1]);
+		end_evt(&b);
+		begin_evt(&b, c->exit_type, 3);
+		push_u64(&b, c->ret);
+		*bpos(&b, b.off) = 0;
+		*(__u64 *)(bpos(&b, b.off) + 1) = c->args[2];
+		param_done(&b, 9);
+		*bpos(&b, b.off) = 0;
+		*(__u64 *)(bpos(&b, b.off) + 1) = c->args[3];
+		param_done(&b, 9);
+		break;
+	default:
+		return 0;
+	}
+	end_evt(&b);
+	return filler_submit(&b);
+}
+
+#endif
