@@ -33,6 +33,7 @@
 #include "savefile.h"
 
 #define STREAM_BUF_INIT (1u << 20)
+#define MAX_BLOCK_LEN (1u << 30)	/* larger blocks are corrupt */
 
 struct savefile {
 	int fd;
@@ -728,7 +729,15 @@ static size_t fetch(struct savefile *f, size_t n)
 
 		if (f->end == f->cap) {
 			size_t ncap = f->cap * 2;
-			uint8_t *nb = realloc(f->buf, ncap);
+			uint8_t *nb;
+
+			/* a plain file never needs more than what is left of it */
+			if (!f->gz && f->file_size &&
+			    f->window_off + f->cap >= f->file_size) {
+				f->eof = 1;
+				break;
+			}
+			nb = realloc(f->buf, ncap);
 
 			if (!nb) {
 				f->eof = 1;
@@ -815,7 +824,7 @@ static int read_shb(struct scap *h, struct savefile *f)
 		       type, cur_offset(f));
 		return -1;
 	}
-	if (total < SHB_BLOCK_LEN) {
+	if (total < SHB_BLOCK_LEN || total > MAX_BLOCK_LEN) {
 		seterr(h->err, "invalid section header block length %u", total);
 		return -1;
 	}
@@ -866,8 +875,8 @@ static int read_section(struct scap *h, struct savefile *f, int first)
 		total = rd32(p + 4);
 		if (evblock_kind(type) != EVB_NONE)
 			return 0;
-		if (total < 12) {
-			seterr(h->err, "block length too short (%u) at offset %" PRIu64,
+		if (total < 12 || total > MAX_BLOCK_LEN) {
+			seterr(h->err, "invalid block length %u at offset %" PRIu64,
 			       total, cur_offset(f));
 			return -1;
 		}
@@ -939,8 +948,8 @@ static int file_next(struct scap *h, struct scap_evt *evt)
 			       total, cur_offset(f));
 			return fail(f);
 		}
-		if (!evblock_is_large(type) &&
-		    total - 8 + (kind >= EVB_V1 ? 4 : 0) > READER_BUF_SIZE) {
+		if (total > MAX_BLOCK_LEN || (!evblock_is_large(type) &&
+		    total - 8 + (kind >= EVB_V1 ? 4 : 0) > READER_BUF_SIZE)) {
 			seterr(h->err, "event block too large (%u bytes) at offset %" PRIu64,
 			       total, cur_offset(f));
 			return fail(f);
