@@ -137,7 +137,7 @@ static int new_node(struct filter *f, int kind)
 	n = &f->nodes[f->nnodes];
 	memset(n, 0, sizeof(*n));
 	n->kind = (uint8_t)kind;
-	n->slot = n->slot2 = -1;
+	n->slot = -1;
 	return (int)f->nnodes++;
 }
 
@@ -250,18 +250,6 @@ static int find_slot(struct filter *f, const struct field_ref *r)
 	memset(&f->slots[f->nslots], 0, sizeof(f->slots[0]));
 	f->slots[f->nslots].ref = *r;
 	return (int)f->nslots++;
-}
-
-/* a slot for a field known by name (the client/server halves of fd.ip...) */
-static int named_slot(struct parser *p, const char *name)
-{
-	struct field_ref r;
-	char e[256];
-
-	memset(&r, 0, sizeof(r));
-	if (field_parse(name, &r, e, sizeof(e)) != (int)strlen(name))
-		return perr(p, "filter error: unrecognized field %s", name);
-	return find_slot(p->f, &r);
 }
 
 /* ---- value conversion ---- */
@@ -576,8 +564,7 @@ static int next_operand(struct parser *p, int in_list, char **out, uint32_t *out
 			}
 		}
 	}
-	if (esc)
-		goto bad_escape;
+	/* an escape cut by the end of the filter is dropped, not an error */
 	if (quoted)
 		return perr(p, "filter error: unclosed quotes");
 	res[n] = 0;
@@ -655,12 +642,6 @@ static int parse_field(struct parser *p, struct field_ref *r)
 
 static void setup_check(struct parser *p, struct fnode *c, const struct field_ref *r)
 {
-	static const char *const either[][3] = {
-		{ "fd.ip", "fd.cip", "fd.sip" }, { "fd.port", "fd.cport", "fd.sport" },
-		{ "fd.proto", "fd.cproto", "fd.sproto" }, { "fd.net", "fd.cnet", "fd.snet" },
-	};
-	size_t i;
-
 	c->ck = (uint8_t)kind_of_type(r->type);
 	if (is_field(r, "proc.aname") && !r->has_arg) {
 		c->special = SP_ANAME_ANY;
@@ -670,14 +651,11 @@ static void setup_check(struct parser *p, struct fnode *c, const struct field_re
 		c->ck = CK_SIGNED;
 	} else if (strncmp(r->name, "evt.around", 10) == 0) {
 		c->special = SP_AROUND;
-	}
-	for (i = 0; i < sizeof(either) / sizeof(either[0]); i++) {
-		if (is_field(r, either[i][0])) {
-			c->special = SP_EITHER;
-			c->slot = named_slot(p, either[i][1]);
-			c->slot2 = named_slot(p, either[i][2]);
-			return;
-		}
+	} else if (is_field(r, "fd.ip") || is_field(r, "fd.net") || is_field(r, "fd.port") ||
+		   is_field(r, "fd.proto")) {
+		/* either end of the socket; fd.proto compares ports like fd.port */
+		c->special = SP_FDADDR;
+		c->ck = is_field(r, "fd.ip") ? CK_IP : is_field(r, "fd.net") ? CK_NET : CK_UNSIGNED;
 	}
 	c->slot = find_slot(p->f, r);
 }

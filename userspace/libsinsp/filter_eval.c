@@ -273,6 +273,40 @@ static int eval_ancestors(struct filter *f, struct sinsp *s, struct sinsp_evt *e
 	return 0;
 }
 
+/* fd.ip / fd.net / fd.port / fd.proto: true when either address (port) of
+ * a connected-or-not socket matches, or the address of a listening one;
+ * false for other fds */
+static int eval_fdaddr(struct filter *f, struct sinsp_evt *e, const struct fnode *c)
+{
+	const struct sinsp_fdinfo *fd = e->fdinfo;
+	struct field_value *v = &f->tmp;
+	int v6, serv, k;
+
+	if (!fd)
+		return 0;
+	switch (fd->type) {
+	case SCAP_FD_IPV4_SOCK: v6 = 0; serv = 0; break;
+	case SCAP_FD_IPV6_SOCK: v6 = 1; serv = 0; break;
+	case SCAP_FD_IPV4_SERVSOCK: v6 = 0; serv = 1; break;
+	case SCAP_FD_IPV6_SERVSOCK: v6 = 1; serv = 1; break;
+	default: return 0;
+	}
+	for (k = 0; k < (serv ? 1 : 2); k++) {
+		if (c->ck == CK_UNSIGNED) {
+			v->type = PT_PORT;
+			v->u = k ? fd->dport : fd->sport;
+		} else {
+			v->type = v6 ? PT_IPV6ADDR : PT_IPV4ADDR;
+			memset(v->ip, 0, sizeof(v->ip));
+			memcpy(v->ip, k ? fd->dip : fd->sip, v6 ? 16 : 4);
+		}
+		v->i = (int64_t)v->u;
+		if (filter_compare(f, c, v))
+			return 1;
+	}
+	return 0;
+}
+
 static int eval_check(struct filter *f, struct sinsp *s, struct sinsp_evt *e,
 		      const struct fnode *c)
 {
@@ -290,12 +324,8 @@ static int eval_check(struct filter *f, struct sinsp *s, struct sinsp_evt *e,
 		d = c->vals[0].u;
 		return ts >= t - d && ts <= t + d;
 	}
-	case SP_EITHER:
-		v = slot_value(f, s, e, c->slot);
-		if (v && filter_compare(f, c, v))
-			return 1;
-		v = slot_value(f, s, e, c->slot2);
-		return v && filter_compare(f, c, v);
+	case SP_FDADDR:
+		return eval_fdaddr(f, e, c);
 	}
 	v = slot_value(f, s, e, c->slot);
 	return v && filter_compare(f, c, v);

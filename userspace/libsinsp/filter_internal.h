@@ -35,7 +35,7 @@ enum cmp_kind {
 /* special checks that are not a plain extract-and-compare */
 enum check_special {
 	SP_NONE,
-	SP_EITHER,		/* fd.ip/fd.port/fd.proto/fd.net: client or server */
+	SP_FDADDR,		/* fd.ip/fd.net/fd.port/fd.proto: either end of the socket */
 	SP_ANAME_ANY,		/* proc.aname without [N]: any ancestor */
 	SP_APID_ANY,		/* proc.apid without [N] */
 	SP_AROUND,		/* evt.around[T]=D */
@@ -67,7 +67,7 @@ struct fnode {
 	uint8_t op;		/* enum filter_op (checks) */
 	uint8_t ck;		/* enum cmp_kind (checks) */
 	uint8_t special;	/* enum check_special */
-	int slot, slot2;	/* field slots (slot2 for SP_EITHER, else -1) */
+	int slot;		/* field slot (not extracted for SP_* specials) */
 	struct fvalue *vals;	/* checks: values (several for in/pmatch) */
 	uint32_t nvals;
 	int *kids;		/* groups: child node indexes */
