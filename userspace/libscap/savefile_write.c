@@ -188,7 +188,8 @@ static size_t entry_begin(struct vec *v)
 	return at;
 }
 
-/* Patch the slot at `at` with the entry length (plus `extra`). */
+/* Patch the slot at `at` with the length of the entry written since,
+ * counting the slot itself when include_self. */
 static void entry_end(struct vec *v, size_t at, int include_self)
 {
 	uint32_t n = (uint32_t)(v->len - at - (include_self ? 0 : 4));
@@ -481,18 +482,20 @@ int scap_dump_event(struct scap_dumper *d, const struct scap_evt *evt,
 		    uint16_t cpuid, uint32_t flags)
 {
 	uint32_t len = evt->len, type, total, hdr;
+	uint16_t etype;
 	int large;
 	uint8_t *o;
 
 	if (d->failed)
 		return -1;
-	if (len < PPM_EVT_HDR_LEN || len > UINT32_MAX - 64) {
+	if (!evt->data || len < PPM_EVT_HDR_LEN || len > UINT32_MAX - 64) {
 		dump_seterr(d, "invalid event length %u", len);
 		return -1;
 	}
+	memcpy(&etype, evt->data + 20, 2);	/* the header is authoritative */
 	large = (flags & SCAP_DF_LARGE) ||
-		(evt->type < PPM_EVENT_MAX &&
-		 (g_event_info[evt->type].flags & EF_LARGE_PAYLOAD));
+		(etype < PPM_EVENT_MAX &&
+		 (g_event_info[etype].flags & EF_LARGE_PAYLOAD));
 	flags &= ~(uint32_t)SCAP_DF_LARGE;
 	if (flags)
 		type = large ? EVF_BLOCK_TYPE_V2_LARGE : EVF_BLOCK_TYPE_V2;
