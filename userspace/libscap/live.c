@@ -2,7 +2,7 @@
  * live.c - scap_open_live(): picks the live capture engine.
  *
  * The kernel module engine (engine/kmod, built with SCAP_HAVE_KMOD) is used
- * when its device /dev/scap0 exists, else the CO-RE eBPF engine
+ * when its device (SCAP_KMOD_DEVICE) exists, else the CO-RE eBPF engine
  * (engine/bpf, built with SCAP_HAVE_BPF).  opts->driver forces one of them.
  * An engine that was not built reports so with one clear line.
  */
@@ -54,7 +54,7 @@ struct scap *scap_open_live(const struct scap_live_opts *opts, char *err)
 	if (d == SCAP_DRIVER_BPF)
 		return open_bpf(opts, err);
 #ifdef SCAP_HAVE_KMOD
-	if (access(KMOD_DEVICE, R_OK) == 0)
+	if (access(SCAP_KMOD_DEVICE, F_OK) == 0)
 		return open_kmod(opts, err);
 #endif
 	return open_bpf(opts, err);
