@@ -21,7 +21,7 @@ TOP = {'topprocs_cpu': 10, 'topprocs_file': 10, 'topfiles_bytes': 10, 'topfiles_
        'topfiles_errors': 10, 'topscalls': 30, 'topscalls_time': 30, 'topconns': 30,
        'topprocs_net': 100, 'topports_server': 100, 'topprocs_errors': 100,
        'fdbytes_by': 30, 'fdtime_by': 10, 'topcontainers_file': 10,
-       'topcontainers_net': 100, 'topcontainers_error': 100}
+       'topcontainers_net': 100, 'topcontainers_error': 100, 'httptop': 30}
 
 UNITS = {'B': 1, 'KB': 1024, 'M': 1024**2, 'G': 1024**3, 'T': 1024**4, 'P': 1024**5,
          'ns': 1, 'us': 1e3, 'ms': 1e6, 's': 1e9, '%': 1}
@@ -43,7 +43,7 @@ def kind_of(chisel):
         return 'rows'
     if chisel == 'fdcount_by':
         return 'count'
-    if chisel == 'table_generator' or chisel.startswith('top') or chisel in ('fdbytes_by', 'fdtime_by'):
+    if chisel == 'table_generator' or chisel.startswith('top') or chisel in ('fdbytes_by', 'fdtime_by', 'httptop'):
         return 'table'
     return 'exact'
 
