@@ -566,6 +566,49 @@ static void test_writer_blocks(void **state)
 	sb_free(&out);
 }
 
+/* metadata built by a live engine may leave strings NULL */
+static void test_writer_null_strings(void **state)
+{
+	struct scap_metadata m = { 0 };
+	struct scap_threadinfo *t = scap_metadata_add_thread(&m);
+	struct scap_fdinfo *fd;
+	struct scap_dumper *d;
+	struct scap *h;
+	struct sbuf f = { 0 };
+	char wpath[300];
+
+	(void)state;
+	t->tid = t->pid = 99;
+	fd = scap_thread_add_fd(t);
+	fd->fd = 1;
+	fd->type = SCAP_FD_FILE_V2;
+	snprintf(wpath, sizeof(wpath), "%s.n", path);
+	d = scap_dump_open(wpath, 0, err);
+	assert_non_null(d);
+	assert_int_equal(scap_dump_metadata(d, &m), 0);
+	sb_shb(&f);
+	close_e(&f, TS0, 99, 1);
+	{
+		struct scap_evt e = { 0 };
+
+		e.data = f.p + 28 + 10;
+		e.len = 36;
+		assert_int_equal(scap_dump_event(d, &e, 0, 0), 0);
+	}
+	assert_int_equal(scap_dump_close(d, err), 0);
+	h = scap_open_file(wpath, err);
+	assert_non_null(h);
+	assert_int_equal(h->meta.nthreads, 1);
+	assert_string_equal(h->meta.threads[0].comm, "");
+	assert_int_equal(h->meta.threads[0].args_len, 0);
+	assert_int_equal(h->meta.threads[0].nfds, 1);
+	assert_string_equal(h->meta.threads[0].fds[0].name, "");
+	scap_close(h);
+	scap_metadata_free(&m);
+	unlink(wpath);
+	sb_free(&f);
+}
+
 static void test_writer_disk_full(void **state)
 {
 	struct sbuf f = { 0 };
@@ -617,6 +660,7 @@ int main(void)
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_large_blocks),
 		cmocka_unit_test(test_writer_blocks),
+		cmocka_unit_test(test_writer_null_strings),
 		cmocka_unit_test(test_writer_disk_full),
 	};
 	int rc;

@@ -123,7 +123,7 @@ static int out_put(struct scap_dumper *d, const void *p, size_t n)
 
 static void vec_put(struct vec *v, const void *p, size_t n)
 {
-	if (v->oom)
+	if (v->oom || n == 0)	/* p may be NULL when n == 0 */
 		return;
 	if (v->len + n > v->cap) {
 		size_t ncap = v->cap ? v->cap : 4096;
