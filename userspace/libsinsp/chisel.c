@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <lauxlib.h>
 #include <lualib.h>
@@ -480,6 +481,7 @@ void chisel_runtime_free(struct chisel_runtime *rt)
 	free(rt->run_app);
 	free(rt->output_format);
 	free((char *)rt->host.evtsource);
+	chisel_containers_free(rt);
 	if (rt->udp_fd >= 0)
 		close(rt->udp_fd);
 	free(rt);
@@ -796,11 +798,39 @@ static int deliver(struct chisel *c, struct sinsp_evt *e, char *err, size_t errl
 	return 0;
 }
 
-int chisel_event(struct chisel_runtime *rt, struct sinsp_evt *e, char *err, size_t errlen)
+/* the clock of the interval logic: event time on files, wall-clock time
+ * when live (so that on_interval keeps its pace whatever the event rate) */
+static uint64_t interval_clock(const struct chisel_runtime *rt, uint64_t evt_ts)
+{
+	struct timespec now;
+
+	if (!rt->host.is_live || clock_gettime(CLOCK_REALTIME, &now))
+		return evt_ts;
+	return (uint64_t)now.tv_sec * 1000000000ULL + (uint64_t)now.tv_nsec;
+}
+
+static int all_intervals(struct chisel_runtime *rt, uint64_t ts, char *err, size_t errlen)
 {
 	size_t i;
 
+	for (i = 0; i < rt->n; i++)
+		if (do_intervals(rt->ch[i], ts, err, errlen) < 0)
+			return -1;
+	return 0;
+}
+
+int chisel_event(struct chisel_runtime *rt, struct sinsp_evt *e, char *err, size_t errlen)
+{
+	uint64_t clock;
+	size_t i;
+
+	/* sysdig consumes container events itself: table only */
+	if (chisel_is_container_event(e->scap.type)) {
+		chisel_container_event(rt, &e->scap);
+		return 0;
+	}
 	note_ts(rt, e->scap.ts);
+	clock = interval_clock(rt, e->scap.ts);
 	for (i = 0; i < rt->n; i++) {
 		struct chisel *c = rt->ch[i];
 		int rc;
@@ -808,7 +838,7 @@ int chisel_event(struct chisel_runtime *rt, struct sinsp_evt *e, char *err, size
 		/* sievt is refreshed before the interval check (not for
 		 * events dropped by the global filter) */
 		c->evt = e;
-		if (do_intervals(c, e->scap.ts, err, errlen) < 0)
+		if (do_intervals(c, clock, err, errlen) < 0)
 			return -1;
 		rc = deliver(c, e, err, errlen);
 		if (rc)
@@ -820,13 +850,19 @@ int chisel_event(struct chisel_runtime *rt, struct sinsp_evt *e, char *err, size
 int chisel_event_dropped(struct chisel_runtime *rt, struct sinsp_evt *e,
 			 char *err, size_t errlen)
 {
-	size_t i;
-
+	if (chisel_is_container_event(e->scap.type)) {
+		chisel_container_event(rt, &e->scap);
+		return 0;
+	}
 	note_ts(rt, e->scap.ts);
-	for (i = 0; i < rt->n; i++)
-		if (do_intervals(rt->ch[i], e->scap.ts, err, errlen) < 0)
-			return -1;
-	return 0;
+	return all_intervals(rt, interval_clock(rt, e->scap.ts), err, errlen);
+}
+
+int chisel_tick(struct chisel_runtime *rt, char *err, size_t errlen)
+{
+	if (!rt->host.is_live)
+		return 0;
+	return all_intervals(rt, interval_clock(rt, 0), err, errlen);
 }
 
 int chisel_capture_end(struct chisel_runtime *rt, char *err, size_t errlen)

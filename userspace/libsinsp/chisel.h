@@ -41,6 +41,7 @@ struct chisel_host {
 	int print_container;	/* -pc / -pcontainer / -pk / -pm given */
 	int json;		/* -j given */
 	int user_buffer_format;	/* -A -x -X -b or -j given: set_output_format ignored */
+	int debug;		/* -D given: sysdig.log messages go to stderr */
 };
 void chisel_set_host(struct chisel_runtime *rt, const struct chisel_host *h);
 /* the state handle, when it was not known at chisel_runtime_new() */
@@ -61,6 +62,9 @@ int chisel_count(const struct chisel_runtime *rt);
 /* on_init of every loaded chisel (before the capture is opened); called by
  * chisel_capture_start when not done yet.  0 or -1 with err. */
 int chisel_init(struct chisel_runtime *rt, char *err, size_t errlen);
+/* live captures: call when the engine timed out without an event, so that
+ * on_interval keeps running on wall-clock time.  0 or -1 with err. */
+int chisel_tick(struct chisel_runtime *rt, char *err, size_t errlen);
 /* events dropped by the global filter: interval processing only */
 int chisel_event_dropped(struct chisel_runtime *rt, struct sinsp_evt *e,
 			 char *err, size_t errlen);

@@ -5,6 +5,7 @@
  * chisel_lua.c  the Lua tables sysdig.*, chisel.*, evt.* and value mapping
  * chisel_list.c -cl / -i listing
  * chisel_fmt.c  the per-chisel event formatter (chisel.set_event_formatter)
+ * chisel_containers.c  the container table (sysdig.get_container_table)
  * Not installed, not used outside these files.
  */
 #ifndef CHISEL_INTERNAL_H
@@ -44,6 +45,11 @@ struct chisel {
 	int api_error;		/* an API function printed its own message */
 };
 
+struct chisel_container {
+	char *id, *name, *image;
+	const char *type;	/* static string */
+};
+
 struct chisel_runtime {
 	struct sinsp *s;
 	struct chisel **ch;
@@ -60,6 +66,8 @@ struct chisel_runtime {
 	uint64_t first_ts, last_ts;
 	int have_ts;
 	int udp_fd;
+	struct chisel_container *containers;	/* from container events */
+	size_t ncontainers;
 };
 
 /* chisel.c */
@@ -72,6 +80,11 @@ void chisel_add_package_path(lua_State *L);
 /* chisel_lua.c */
 void chisel_lua_register(lua_State *L);
 struct chisel *chisel_from_lua(lua_State *L);
+
+/* chisel_containers.c */
+int chisel_is_container_event(uint16_t type);
+void chisel_container_event(struct chisel_runtime *rt, const struct scap_evt *e);
+void chisel_containers_free(struct chisel_runtime *rt);
 
 /* chisel_fmt.c */
 struct chisel_fmt *chisel_fmt_new(const char *fmt, char *err, size_t errlen);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 #include <lauxlib.h>
 #include "chisel_internal.h"
@@ -465,9 +466,28 @@ static int l_get_machine_info(lua_State *L)
 	return 1;
 }
 
+/* 1-based array of {id=, name=, image=, type=}, newest container first
+ * (the order sysdig's hash table gives in practice) */
 static int l_get_container_table(lua_State *L)
 {
+	struct chisel_runtime *rt = runtime(L);
+	size_t i;
+
 	lua_newtable(L);
+	for (i = 0; rt && i < rt->ncontainers; i++) {
+		const struct chisel_container *c = &rt->containers[rt->ncontainers - 1 - i];
+
+		lua_newtable(L);
+		lua_pushstring(L, c->id);
+		lua_setfield(L, -2, "id");
+		lua_pushstring(L, c->name);
+		lua_setfield(L, -2, "name");
+		lua_pushstring(L, c->image);
+		lua_setfield(L, -2, "image");
+		lua_pushstring(L, c->type);
+		lua_setfield(L, -2, "type");
+		lua_rawseti(L, -2, (int)i + 1);
+	}
 	return 1;
 }
 
@@ -570,10 +590,29 @@ static int l_end_capture(lua_State *L)
 	return 0;
 }
 
+/* sysdig.log(msg, severity): printed on stderr only with -D, every
+ * severity alike, as "MM-DD HH:MM:SS.uuuuuu msg" (wall clock); a missing
+ * severity is an error, as in sysdig */
 static int l_log(lua_State *L)
 {
-	(void)luaL_checkstring(L, 1);
-	return 0;	/* only visible with -D in sysdig; we have no logger */
+	struct chisel_runtime *rt = runtime(L);
+	const char *msg = lua_tostring(L, 1);
+	const char *sev = lua_tostring(L, 2);
+	struct timespec now;
+	struct tm tm;
+	char when[32];
+
+	if (!msg || !sev) {
+		lua_pushstring(L, "C++ exception");
+		return lua_error(L);
+	}
+	if (!rt || !rt->host.debug)
+		return 0;
+	clock_gettime(CLOCK_REALTIME, &now);
+	localtime_r(&now.tv_sec, &tm);
+	strftime(when, sizeof(when), "%m-%d %H:%M:%S", &tm);
+	fprintf(stderr, "%s.%06ld %s\n", when, now.tv_nsec / 1000, msg);
+	return 0;
 }
 
 static int l_udp_setpeername(lua_State *L)
