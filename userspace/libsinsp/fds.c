@@ -488,6 +488,19 @@ int ss_concatenate_paths(char *target, size_t tsize, const char *p1, size_t l1, 
 /* ------------------------------------------------------------------ */
 /* /proc-snapshot fds                                                  */
 
+/* drop ASCII control characters (bytes < 0x20 and DEL) from a name taken
+ * from the capture's fd list, as sinsp's sanitize_string does: the /proc
+ * snapshot of unix sockets ends their paths with '\n' */
+static void sanitize_name(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++)
+		if ((unsigned char)*s >= 0x20 && *s != 0x7f)
+			*o++ = *s;
+	*o = 0;
+}
+
 /* sinsp_threadinfo::add_fd_from_scap; the name goes to namebuf */
 void fdinfo_from_scap(struct sinsp_fdinfo *fdi, const struct scap_fdinfo *sfd, char *namebuf, size_t nbsize)
 {
@@ -537,6 +550,7 @@ void fdinfo_from_scap(struct sinsp_fdinfo *fdi, const struct scap_fdinfo *sfd, c
 		fdi->unix_src = sfd->info.unix_sock.source;
 		fdi->unix_dst = sfd->info.unix_sock.destination;
 		snprintf(namebuf, nbsize, "%s", sfd->name ? sfd->name : "");
+		sanitize_name(namebuf);
 		if (namebuf[0])
 			fd_set_role_server(fdi);
 		else
@@ -549,6 +563,7 @@ void fdinfo_from_scap(struct sinsp_fdinfo *fdi, const struct scap_fdinfo *sfd, c
 		/* fall through */
 	default:
 		snprintf(namebuf, nbsize, "%s", sfd->name ? sfd->name : "");
+		sanitize_name(namebuf);
 		break;
 	}
 }
