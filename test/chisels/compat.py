@@ -20,7 +20,7 @@ STOCK = '/usr/share/sysdig/chisels'
 REF = '/usr/bin/sysdig'
 # chisel -> argument string ('' = none); None = skipped
 ARGS = {
-    'around': None, 'tracers_2_statsd': None, 'udp_extract': None, 'table_generator': None,
+    'around': None, 'table_generator': None,
     'wsysdig_summary': None, 'fdbytes_by': 'fd.name', 'fdcount_by': 'proc.name',
     'fdtime_by': 'fd.name', 'fileslower': '0', 'netlower': '0', 'scallslower': '0',
     'spy_ip': '127.0.0.1', 'spy_port': '80',
@@ -60,7 +60,7 @@ def main():
         print(f'SKIP: {STOCK} or {REF} not installed')
         sys.exit(77)
     ours = os.path.abspath(sys.argv[1])
-    test_dir = sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
+    test_dir = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
     traces = sorted(os.path.join(test_dir, 'traces', t) for t in os.listdir(os.path.join(test_dir, 'traces'))
                     if t.endswith('.scap'))
     env_ref = dict(os.environ, TZ='UTC')
