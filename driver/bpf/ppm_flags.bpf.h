@@ -148,6 +148,7 @@ static __always_inline __u32 clone_flags_to_ppm(__u64 f)
 }
 
 #define LX_RLIMIT_NOFILE 7
+#define LX_TS_COMPAT 0x0002	/* thread_info.status: in an ia32 syscall */
 #define LX_AF_UNIX 1
 #define LX_AF_INET 2
 #define LX_AF_INET6 10

@@ -211,6 +211,9 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	nr = regs->orig_ax;
 	if (nr >= SYSCALL_TABLE_SIZE || !settings.syscall_mask[nr])
 		return 0;
+	/* ia32 syscalls have other numbers: not in our table */
+	if (bpf_get_current_task_btf()->thread_info.status & LX_TS_COMPAT)
+		return 0;
 	cpu = bpf_get_smp_processor_id();
 	c = &counters[cpu & (SCAP_BPF_MAX_CPUS - 1)];
 	c->n_evts += 2;
