@@ -72,14 +72,10 @@ static void push_rendered(lua_State *L, const struct field_ref *f, struct field_
 	lua_pushstring(L, s ? s : "");
 }
 
+/* v->len is authoritative: an empty buffer is not NUL-terminated */
 static void push_str(lua_State *L, struct field_value *v)
 {
-	if (!v->str)
-		lua_pushstring(L, "");
-	else if (v->len)
-		lua_pushlstring(L, v->str, v->len);
-	else
-		lua_pushstring(L, v->str);
+	lua_pushlstring(L, v->str ? v->str : "", v->str ? v->len : 0);
 }
 
 /* spec §6.4 */
