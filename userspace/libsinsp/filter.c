@@ -43,7 +43,7 @@ struct pgroup {
 	uint8_t *ops;		/* ops[i]: connective before items[i] (1 = or) */
 	uint32_t n, cap;
 	int neg;
-	int parent_or;		/* CONN_*: connective before this group in its parent */
+	int parent_conn;		/* CONN_*: connective before this group in its parent */
 };
 
 struct parser {
@@ -215,9 +215,8 @@ static int group_close(struct filter *f, struct pgroup *g)
 /* A term joins its group with the connective in force.  A term after the
  * first one with no and/or before it ("a not b") is ignored, as by the
  * reference. */
-static void add_term(struct parser *p, struct pgroup *g, int node, int conn)
+static void add_term(struct pgroup *g, int node, int conn)
 {
-	(void)p;
 	if (g->n > 0 && conn == CONN_NONE)
 		return;
 	group_add(g, node, conn == CONN_OR);
@@ -739,7 +738,7 @@ static int parse_check(struct parser *p)
 		return -1;
 	p->f->nodes[node].neg = (uint8_t)p->pending_not;
 	p->pending_not = 0;
-	add_term(p, &p->stack[p->depth - 1], node, p->last_op);
+	add_term(&p->stack[p->depth - 1], node, p->last_op);
 	return 0;
 }
 
@@ -757,7 +756,7 @@ static int parse_char(struct parser *p, char c, int *state)
 	case '(':
 		if (*state != ST_NEED_EXPR)
 			return perr(p, "unexpected '(' after %.*s", (int)p->pos, p->s);
-		push_group(p, p->pending_not)->parent_or = p->last_op;
+		push_group(p, p->pending_not)->parent_conn = p->last_op;
 		p->pending_not = 0;
 		p->last_op = CONN_NONE;
 		return 0;
@@ -873,10 +872,10 @@ static int parse_all(struct parser *p)
 		if (r == 1) {
 			/* ')' closes a group: it becomes one term of its parent */
 			struct pgroup *g = &p->stack[p->depth - 1];
-			int conn = g->parent_or;
+			int conn = g->parent_conn;
 			int node = group_close(p->f, g);
 			p->depth--;
-			add_term(p, &p->stack[p->depth - 1], node, conn);
+			add_term(&p->stack[p->depth - 1], node, conn);
 		}
 	}
 }
