@@ -371,7 +371,7 @@ static void parse_clone_exit(struct sinsp *s, struct sinsp_evt *evt)
 		thread_free(t);
 		return;
 	}
-	if (collision)
+	if (collision || inverted)
 		evt->thread = thread_find(s, (int64_t)e->tid);
 }
 
