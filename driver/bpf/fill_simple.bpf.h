@@ -241,6 +241,25 @@ static __always_inline __u32 fd_dev(__s64 fd)
 	return encode_dev(BPF_CORE_READ(f, f_inode, i_sb, s_dev));
 }
 
+/* before 6.2, mm->rss_stat was a struct of atomic counters */
+struct mm_rss_stat___old {
+	atomic_long_t count[NR_MM_COUNTERS];
+};
+
+struct mm_struct___old {
+	struct mm_rss_stat___old rss_stat;
+};
+
+/* one rss counter of mm, in pages (percpu_counter since 6.2) */
+static __always_inline __s64 mm_rss(struct mm_struct *mm, int i)
+{
+	struct mm_struct___old *old = (void *)mm;
+
+	if (bpf_core_field_exists(old->rss_stat.count))
+		return BPF_CORE_READ(old, rss_stat.count[i & 3].counter);
+	return BPF_CORE_READ(mm, rss_stat[i & 3].count);
+}
+
 /* vm counters of the current process in KiB: 0 size, 1 rss, 2 swap */
 static __always_inline __u32 vm_kb(int which)
 {
@@ -253,11 +272,10 @@ static __always_inline __u32 vm_kb(int which)
 	if (which == 0) {
 		pages = BPF_CORE_READ(mm, total_vm);
 	} else if (which == 1) {
-		pages = BPF_CORE_READ(mm, rss_stat[MM_FILEPAGES].count) +
-			BPF_CORE_READ(mm, rss_stat[MM_ANONPAGES].count) +
-			BPF_CORE_READ(mm, rss_stat[MM_SHMEMPAGES].count);
+		pages = mm_rss(mm, MM_FILEPAGES) + mm_rss(mm, MM_ANONPAGES) +
+			mm_rss(mm, MM_SHMEMPAGES);
 	} else {
-		pages = BPF_CORE_READ(mm, rss_stat[MM_SWAPENTS].count);
+		pages = mm_rss(mm, MM_SWAPENTS);
 	}
 	if (pages < 0)
 		pages = 0;
