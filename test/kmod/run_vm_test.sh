@@ -107,7 +107,11 @@ FILES="$R/wl.scap"
 if [ -n "$OURS" ]; then
 	FILES="$FILES $R/ours.scap"
 	if [ "$(cat "$R/bpf.rc" 2>/dev/null)" = 0 ]; then
+		pass "guest: our sysdig -B (eBPF) capture"
 		FILES="$FILES $R/bpf.scap"
+	elif [ -s "$BUILD/bpf/probe.bpf.o" ]; then
+		# our sysdig has the eBPF driver: it must load and capture on 6.1 too
+		fail "eBPF capture in the guest: $(grep -v '^libbpf: *$' "$R/bpf.txt" 2>/dev/null | tail -3)"
 	else
 		echo "note: eBPF capture in the guest failed: $(grep -v '^libbpf: *$' "$R/bpf.txt" 2>/dev/null | tail -3)"
 	fi
