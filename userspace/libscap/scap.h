@@ -235,6 +235,7 @@ struct scap_live_opts {
 	uint64_t buffer_bytes_per_cpu;	/* 0: default */
 	int skip_self;		/* do not capture the calling process */
 	const uint8_t *syscall_mask;	/* NULL: all; else [PPM_EVENT_MAX] 0/1 */
+	int page_faults;	/* also capture page_fault events (--page-faults) */
 };
 /* NULL with one clear line in err ("needs root", "no BTF", ...) */
 struct scap *scap_open_live(const struct scap_live_opts *opts, char *err);
