@@ -485,6 +485,16 @@ int run_capture(struct cli_opts *o)
 		lo.driver = (enum scap_live_driver)o->driver;
 		lo.snaplen = o->snaplen;
 		lo.skip_self = !o->debug;
+		lo.page_faults = o->page_faults;
+		lo.buffer_bytes_per_cpu = o->buffer_bytes;
+		if (r.flt && !r.chisels) {
+			/* only what the filter can match; the engine adds what the state needs */
+			static uint8_t mask[PPM_EVENT_MAX];
+
+			for (int t = 0; t < PPM_EVENT_MAX; t++)
+				mask[t] = filter_may_match_type(r.flt, (uint16_t)t) != 0;
+			lo.syscall_mask = mask;
+		}
 		h = scap_open_live(&lo, err);
 		if (!h) {
 			fprintf(stderr, "%s\n", err[0] ? err : "cannot open the live capture");

@@ -43,6 +43,8 @@ struct cli_opts {
 	uint32_t snaplen;		/* -s */
 	int driver;			/* enum scap_live_driver */
 	int unbuffered;
+	int page_faults;		/* --page-faults */
+	uint64_t buffer_bytes;		/* --buffer-bytes-per-cpu, 0: default */
 	struct cli_chisel chisels[MAX_CHISELS];
 	int nchisels;
 };

@@ -171,6 +171,8 @@ void print_help(FILE *out)
 	      " -s, --snaplen N       bytes of I/O buffers captured live (default 80)\n"
 	      " -B, --bpf             live capture with the eBPF probe\n"
 	      " --kmod                live capture with the kernel module\n"
+	      " --page-faults         also capture page faults (live)\n"
+	      " --buffer-bytes-per-cpu N  live ring buffer size per CPU (default 8 MiB)\n"
 	      " -d, --displayflt      apply the filter after state processing\n"
 	      " -D, --debug           also print internal events\n"
 	      " -q, --quiet           do not print events\n"

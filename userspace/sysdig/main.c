@@ -23,6 +23,8 @@ enum {
 	OPT_KMOD,
 	OPT_IGNORED_ARG,
 	OPT_IGNORED,
+	OPT_PAGE_FAULTS,
+	OPT_BUFFER_BYTES,
 };
 
 static const struct option g_long_opts[] = {
@@ -65,7 +67,8 @@ static const struct option g_long_opts[] = {
 	{ "version", no_argument, 0, OPT_VERSION },
 	{ "libs-version", no_argument, 0, OPT_LIBS_VERSION },
 	{ "unbuffered", no_argument, 0, OPT_UNBUFFERED },
-	{ "page-faults", no_argument, 0, OPT_IGNORED },
+	{ "page-faults", no_argument, 0, OPT_PAGE_FAULTS },
+	{ "buffer-bytes-per-cpu", required_argument, 0, OPT_BUFFER_BYTES },
 	{ "large-environment", no_argument, 0, OPT_IGNORED },
 	{ "filter-proclist", no_argument, 0, OPT_IGNORED },
 	{ "cri", required_argument, 0, OPT_IGNORED_ARG },
@@ -246,6 +249,12 @@ int main(int argc, char **argv)
 			fputs("falcosecurity/libs version 0.1.1dev+git20220316.e5c53d64", stdout);
 			return 0;
 		case OPT_UNBUFFERED: o.unbuffered = 1; break;
+		case OPT_PAGE_FAULTS: o.page_faults = 1; break;
+		case OPT_BUFFER_BYTES:
+			if (parse_int(optarg, &v) || v <= 0 || v > (1LL << 30))
+				return die("invalid --buffer-bytes-per-cpu (1 to 1073741824)");
+			o.buffer_bytes = (uint64_t)v;
+			break;
 		default:
 			return 1;	/* getopt printed the message */
 		}
