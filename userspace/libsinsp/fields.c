@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 #include "fields_internal.h"
+#include "sinsp_int.h"
 #include "format.h"
 #include "render.h"
 
@@ -437,7 +438,7 @@ static int extract_outputtime(struct sinsp *s, struct sinsp_evt *e, struct field
 /* ------------------------------------------------------------ events */
 
 /* index of the parameter named name in e, or -1 */
-static int evt_param_index(const struct sinsp_evt *e, const char *name)
+static int evt_pindex(const struct sinsp_evt *e, const char *name)
 {
 	uint32_t n;
 
@@ -479,7 +480,7 @@ static int evt_res_index(const struct sinsp_evt *e)
 
 	if (!e->info || ppm_event_is_enter(e->scap.type))
 		return -1;
-	idx = evt_param_index(e, "res");
+	idx = evt_pindex(e, "res");
 	if (idx >= 0)
 		return idx;
 	if ((e->info->flags & EF_CREATES_FD) && e->scap.nparams > 0 && e->info->nparams > 0 &&
@@ -543,7 +544,7 @@ static const char *category_name(const struct sinsp_evt *e)
 static int extract_evt_arg(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *f,
 			   struct field_value *v)
 {
-	int idx = f->arg_index >= 0 ? (int)f->arg_index : evt_param_index(e, f->arg_name);
+	int idx = f->arg_index >= 0 ? (int)f->arg_index : evt_pindex(e, f->arg_name);
 	struct sbuf *val, *res;
 
 	if (!e->info || idx < 0 || (uint32_t)idx >= e->scap.nparams || (uint32_t)idx >= e->info->nparams)
@@ -557,7 +558,7 @@ static int extract_evt_arg(struct sinsp *s, struct sinsp_evt *e, const struct fi
 
 static int extract_evt_rawarg(struct sinsp_evt *e, const struct field_ref *f, struct field_value *v)
 {
-	int idx = evt_param_index(e, f->arg_name);
+	int idx = evt_pindex(e, f->arg_name);
 	const uint8_t *p;
 	uint32_t len;
 
@@ -711,7 +712,7 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 	case F_EVT_ARG: return extract_evt_arg(s, e, f, v);
 	case F_EVT_RAWARG: return extract_evt_rawarg(e, f, v);
 	case F_EVT_BUFFER:
-		idx = evt_param_index(e, "data");
+		idx = evt_pindex(e, "data");
 		if (idx < 0 || e->info->params[idx].type != PT_BYTEBUF)
 			return 0;
 		v->type = PT_BYTEBUF;
@@ -819,7 +820,7 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 
 		if (enter || !(t == PPME_SYSCALL_OPEN_X || t == PPME_SYSCALL_OPENAT_X ||
 			       t == PPME_SYSCALL_OPENAT_2_X || t == PPME_SYSCALL_OPENAT2_X) ||
-		    (idx = evt_param_index(e, "flags")) < 0)
+		    (idx = evt_pindex(e, "flags")) < 0)
 			return set_u(v, PT_BOOL, 0);
 		fl = (uint64_t)evt_param_i64(e, idx);
 		if (f->id == F_EVT_IS_OPEN_READ)
@@ -1223,25 +1224,153 @@ static int set_proto(struct field_value *v, uint16_t port, uint8_t l4)
 	return set_str(v, v->buf, (size_t)n);
 }
 
-static int extract_fd(struct sinsp_evt *e, const struct field_ref *f, struct field_value *v)
+/* fd.typechar of an fd-related event without an fd entry: by the kind of
+ * fd its syscall creates, 'o' otherwise */
+static char creator_typechar(uint16_t type)
+{
+	switch (type & ~1u) {
+	case PPME_SYSCALL_OPEN_E: case PPME_SYSCALL_OPENAT_E: case PPME_SYSCALL_OPENAT_2_E:
+	case PPME_SYSCALL_OPENAT2_E: case PPME_SYSCALL_CREAT_E:
+		return 'f';
+	case PPME_SOCKET_SOCKET_E: case PPME_SOCKET_ACCEPT_E: case PPME_SOCKET_ACCEPT_5_E:
+	case PPME_SOCKET_ACCEPT4_E: case PPME_SOCKET_ACCEPT4_5_E:
+		return '4';
+	case PPME_SYSCALL_PIPE_E:
+		return 'p';
+	case PPME_SYSCALL_EVENTFD_E:
+		return 'e';
+	case PPME_SYSCALL_SIGNALFD_E:
+		return 's';
+	case PPME_SYSCALL_TIMERFD_CREATE_E:
+		return 't';
+	case PPME_SYSCALL_INOTIFY_INIT_E:
+		return 'i';
+	default:
+		return 'o';
+	}
+}
+
+/* fd.name of an exit without an fd entry (extract_fdname_from_creator):
+ * the path or tuple a failed creation named, "" for other exits; 0 for
+ * enter events */
+static int creator_name(struct sinsp *s, struct sinsp_evt *e, struct sbuf *out)
+{
+	uint16_t type = e->scap.type;
+	const struct scap_evt *src = &e->scap;
+	struct sbuf *val;
+	char full[SINSP_MAX_PATH + 1], dbuf[SINSP_MAX_PATH + 2], nbuf[SINSP_MAX_PATH + 1];
+	const char *name, *dir;
+	size_t nlen;
+	int64_t dirfd;
+	int ni = 2, di = 1;
+
+	if (ppm_event_is_enter(type))
+		return 0;
+	switch (type) {
+	case PPME_SYSCALL_OPEN_X: case PPME_SYSCALL_CREAT_X: case PPME_SOCKET_ACCEPT_X:
+	case PPME_SOCKET_ACCEPT_5_X: case PPME_SOCKET_ACCEPT4_X: case PPME_SOCKET_ACCEPT4_5_X:
+		if (src->nparams < 2)
+			return 1;
+		val = scratch();
+		render_param(s, e, 1, g_render_opts.bufmode, 0, val, out);
+		if (!out->len)
+			sb_put(out, val->p ? val->p : "", val->len);
+		return 1;
+	case PPME_SYSCALL_OPENAT_X:
+		if (!e->has_enter || e->thread->stored_type != e->enter.type)
+			return 0;
+		src = &e->enter;
+		ni = 1;
+		di = 0;
+		/* fall through */
+	case PPME_SYSCALL_OPENAT_2_X: case PPME_SYSCALL_OPENAT2_X: {
+		struct sinsp_fdinfo *d;
+
+		if (src->nparams <= (uint32_t)ni)
+			return 1;
+		name = evt_str(src, (uint32_t)ni, nbuf, sizeof(nbuf), &nlen);
+		dirfd = evt_int(src, (uint32_t)di);
+		if (name[0] == '/') {
+			dir = "";
+		} else if (dirfd == PPM_AT_FDCWD) {
+			dir = thread_cwd(s, e->thread);
+		} else if ((d = thread_fd(s, e->thread, dirfd)) != NULL) {
+			size_t n = strlen(d->name);
+
+			snprintf(dbuf, sizeof(dbuf), "%s%s", d->name, n && d->name[n - 1] == '/' ? "" : "/");
+			dir = dbuf;
+		} else {
+			dir = "<UNKNOWN>";
+		}
+		ss_concatenate_paths(full, SINSP_MAX_PATH, dir, strlen(dir), name, nlen + 1);
+		sb_puts(out, full);
+		return 1;
+	}
+	default:
+		return 1;
+	}
+}
+
+/* fd fields of an event without an fd entry */
+static int extract_null_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *f,
+			   struct field_value *v)
+{
+	struct sbuf *b;
+	const char *sl;
+	char id[16];
+
+	switch (f->id) {
+	case F_FD_TYPECHAR:
+		v->buf[0] = creator_typechar(e->scap.type);
+		v->buf[1] = 0;
+		return set_str(v, v->buf, 1);
+	case F_FD_NAME:
+	case F_FD_DIRECTORY:
+		b = scratch();
+		if (!creator_name(s, e, b))
+			return 0;
+		if (f->id == F_FD_NAME)
+			return set_sbuf(v, b);
+		for (sl = b->len ? b->p + b->len - 1 : NULL; sl && sl > b->p && *sl != '/'; sl--)
+			;
+		if (!sl || sl == b->p)
+			return set_str(v, "/", 1);
+		if ((size_t)(sl - b->p) < b->len - 1)
+			b->len = (size_t)(sl - b->p);
+		return set_buf(v, b->p, b->len);
+	case F_FD_CONTAINERNAME:
+		b = scratch();
+		if (container_id(e->thread, id))
+			sb_puts(b, id);
+		sb_putc(b, ':');
+		if (!creator_name(s, e, b))
+			return 0;
+		return set_sbuf(v, b);
+	default:
+		return 0;
+	}
+}
+
+/* sinsp_filter_check_fd::extract_fd: fd fields exist for fd-related
+ * events of known threads; the fd is the event's, else the thread's last
+ * event fd */
+static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *f,
+		      struct field_value *v)
 {
 	struct sinsp_fdinfo *fd = e->fdinfo;
+	struct sinsp_threadinfo *t = e->thread;
 	const char *nm, *sl;
 	struct sbuf *b;
 	int client;
 
-	if (f->id == F_FD_NUM) {
-		if (!fd && e->fd < 0)
-			return 0;
-		return set_i(v, PT_INT64, fd ? fd->fd : e->fd);
-	}
-	if (!fd) {
-		/* exit of a call on an fd missing from the table: empty name */
-		if (f->id == F_FD_NAME && e->fd >= 0 && !ppm_event_is_enter(e->scap.type) &&
-		    e->info && (e->info->flags & (EF_USES_FD | EF_CREATES_FD | EF_DESTROYS_FD)))
-			return set_str(v, "", 0);
+	if (!t || !e->info || !(e->info->flags & (EF_USES_FD | EF_CREATES_FD | EF_DESTROYS_FD)))
 		return 0;
-	}
+	if (!fd && t->lastevent_fd != -1)
+		fd = thread_fd(s, t, t->lastevent_fd);
+	if (f->id == F_FD_NUM)
+		return set_i(v, PT_INT64, t->lastevent_fd);
+	if (!fd)
+		return extract_null_fd(s, e, f, v);
 	client = fd->is_role_client;
 	switch (f->id) {
 	case F_FD_TYPE:
@@ -1258,8 +1387,11 @@ static int extract_fd(struct sinsp_evt *e, const struct field_ref *f, struct fie
 		    fd->type != SCAP_FD_DIRECTORY)
 			return 0;
 		sl = strrchr(fd->name, '/');
-		if (f->id == F_FD_FILENAME)
+		if (f->id == F_FD_FILENAME) {
+			if (fd->type == SCAP_FD_DIRECTORY)
+				return 0;
 			return set_cstr(v, sl ? sl + 1 : fd->name);
+		}
 		if (fd->type == SCAP_FD_DIRECTORY)
 			return set_cstr(v, fd->name);
 		if (!sl)
@@ -1358,8 +1490,6 @@ static int extract_fd(struct sinsp_evt *e, const struct field_ref *f, struct fie
 		b = scratch();
 		if (container_id(e->thread, id))
 			sb_puts(b, id);
-		else
-			sb_puts(b, "host");
 		sb_putc(b, ':');
 		if (f->id == F_FD_CONTAINERNAME) {
 			sb_puts(b, fd->name);
@@ -1387,7 +1517,7 @@ static int extract_fd(struct sinsp_evt *e, const struct field_ref *f, struct fie
 static int extract_fdlist(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *f,
 			  struct field_value *v)
 {
-	int idx = evt_param_index(e, "fds");
+	int idx = evt_pindex(e, "fds");
 	const uint8_t *p;
 	uint32_t len, n;
 	struct sinsp_fdtable *ft;
@@ -1461,7 +1591,7 @@ static int extract_syslog(struct sinsp_evt *e, const struct field_ref *f, struct
 	unsigned pri = 0;
 
 	if (!is_io(e, 0, 1) || !e->fdinfo || !strstr(e->fdinfo->name, "/dev/log") ||
-	    (idx = evt_param_index(e, "data")) < 0)
+	    (idx = evt_pindex(e, "data")) < 0)
 		return 0;
 	p = (const char *)e->scap.pval[idx];
 	len = e->scap.plen[idx];
@@ -1515,7 +1645,7 @@ int field_extract(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *
 	case 'f':
 		if (n[2] == 'l')
 			return extract_fdlist(s, e, f, v);
-		return extract_fd(e, f, v);
+		return extract_fd(s, e, f, v);
 	default:
 		return 0;
 	}

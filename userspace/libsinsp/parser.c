@@ -1235,6 +1235,10 @@ void parse_event(struct sinsp *s, struct sinsp_evt *evt)
 	if (evt->fdinfo)
 		evt->uses_fd = 1;
 	t = evt->thread;
+	/* an fd created by the exit becomes the thread's last event fd (the
+	 * reference does so for the filtering engine: fd.num, unpaired exits) */
+	if (t && evt->fd >= 0 && !ppm_event_is_enter(evt->scap.type))
+		t->lastevent_fd = evt->fd;
 	if (t && evt->scap.type != PPME_SCHEDSWITCH_1_E && evt->scap.type != PPME_SCHEDSWITCH_6_E) {
 		t->prevevent_ts = t->lastevent_ts;
 		t->lastevent_ts = evt->scap.ts;
