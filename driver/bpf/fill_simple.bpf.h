@@ -260,10 +260,9 @@ static __always_inline __s64 mm_rss(struct mm_struct *mm, int i)
 	return BPF_CORE_READ(mm, rss_stat[i & 3].count);
 }
 
-/* vm counters of the current process in KiB: 0 size, 1 rss, 2 swap */
-static __always_inline __u32 vm_kb(int which)
+/* vm counters of task t in KiB: 0 size, 1 rss, 2 swap */
+static __always_inline __u32 task_vm_kb(struct task_struct *t, int which)
 {
-	struct task_struct *t = bpf_get_current_task_btf();
 	struct mm_struct *mm = BPF_CORE_READ(t, mm);
 	__s64 pages = 0;
 
@@ -280,6 +279,12 @@ static __always_inline __u32 vm_kb(int which)
 	if (pages < 0)
 		pages = 0;
 	return pages << 2;	/* 4 KiB pages */
+}
+
+/* the same for the current process */
+static __always_inline __u32 vm_kb(int which)
+{
+	return task_vm_kb(bpf_get_current_task_btf(), which);
 }
 
 static __always_inline void push_spec_param(struct bld *b, __u8 d)

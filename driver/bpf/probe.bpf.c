@@ -314,6 +314,7 @@ static __always_inline int filler_submit(struct bld *b)
 #include "fill_net.bpf.h"
 #include "fill_proc.bpf.h"
 #include "fill_misc.bpf.h"
+#include "fill_sched.bpf.h"
 
 /* ---- non-syscall events ---- */
 

@@ -22,6 +22,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "event_format.h"
+#include "event_table.h"
 #include "bpf_engine.h"
 #include "proc_snapshot.h"
 #include "syscall_table.h"
@@ -374,6 +375,23 @@ static uint64_t boot_epoch_ns(void)
 	       ((uint64_t)bt.tv_sec * 1000000000ull + bt.tv_nsec);
 }
 
+/* events the thread and fd state is built from: always captured */
+#define STATE_FLAGS (EF_CREATES_FD | EF_DESTROYS_FD | EF_MODIFIES_STATE)
+
+/*
+ * Event pair of enter event ev wanted by the capture's event mask (NULL:
+ * everything): its enter or exit type is in the mask, or it feeds the state.
+ */
+static int wanted(const struct scap_live_opts *o, uint16_t ev)
+{
+	const uint8_t *m = o->syscall_mask;
+
+	if (!m || m[ev] || (ev + 1 < PPM_EVENT_MAX && m[ev + 1]))
+		return 1;
+	return ((g_event_info[ev].flags |
+		 (ev + 1 < PPM_EVENT_MAX ? g_event_info[ev + 1].flags : 0)) & STATE_FLAGS) != 0;
+}
+
 static void apply_settings(struct bpf_engine *e, const struct scap_live_opts *o)
 {
 	volatile struct scap_bpf_settings *st = &e->skel->bss->settings;
@@ -386,13 +404,34 @@ static void apply_settings(struct bpf_engine *e, const struct scap_live_opts *o)
 	for (nr = 0; nr < SCAP_BPF_MAX_SYSCALLS; nr++) {
 		uint16_t ev = nr < SYSCALL_TABLE_SIZE ? g_syscall_table[nr].enter_event : 0;
 
-		st->syscall_mask[nr] = o->syscall_mask ? o->syscall_mask[ev] != 0 : 1;
+		st->syscall_mask[nr] = wanted(o, ev);
 	}
 }
 
-static int open_skel(struct bpf_engine *e, uint32_t bytes, char *err)
+/*
+ * Hooks that are not always on: sys_enter (precise enter times), the
+ * page fault tracepoints (--page-faults, not even loaded otherwise) and
+ * sched_switch (on, as in the reference, unless the event mask drops it).
+ */
+static void choose_hooks(struct bpf_engine *e, const struct scap_live_opts *o)
 {
+	struct probe_bpf *s = e->skel;
 	struct bpf_program *p;
+	int pf = o->page_faults && wanted(o, PPME_PAGE_FAULT_E);
+
+	bpf_object__for_each_program(p, s->obj)
+		if (!strncmp(bpf_program__name(p), "fill_", 5))
+			bpf_program__set_autoattach(p, false);
+	if (!precise_enter())
+		bpf_program__set_autoattach(s->progs.sys_enter, false);
+	bpf_program__set_autoload(s->progs.page_fault_user, pf);
+	bpf_program__set_autoload(s->progs.page_fault_kernel, pf);
+	if (!wanted(o, PPME_SCHEDSWITCH_6_E))
+		bpf_program__set_autoattach(s->progs.sched_switch, false);
+}
+
+static int open_skel(struct bpf_engine *e, const struct scap_live_opts *o, uint32_t bytes, char *err)
+{
 	int tmpl, rc;
 
 	e->skel = probe_bpf__open();
@@ -410,11 +449,7 @@ static int open_skel(struct bpf_engine *e, uint32_t bytes, char *err)
 		return -1;
 	}
 	bpf_map__set_inner_map_fd(e->skel->maps.ringbufs, tmpl);
-	bpf_object__for_each_program(p, e->skel->obj)
-		if (!strncmp(bpf_program__name(p), "fill_", 5))
-			bpf_program__set_autoattach(p, false);
-	if (!precise_enter())
-		bpf_program__set_autoattach(e->skel->progs.sys_enter, false);
+	choose_hooks(e, o);
 	rc = probe_bpf__load(e->skel);
 	close(tmpl);
 	if (rc) {
@@ -459,7 +494,7 @@ struct scap *scap_bpf_open(const struct scap_live_opts *opts, char *err)
 	if (e->nrings > SCAP_BPF_MAX_CPUS)
 		e->nrings = SCAP_BPF_MAX_CPUS;
 	bytes = ring_bytes(ring_bytes_wanted(opts), e->page);
-	if (open_skel(e, bytes, err) || make_rings(e, bytes, err) || install_fillers(e, err))
+	if (open_skel(e, opts, bytes, err) || make_rings(e, bytes, err) || install_fillers(e, err))
 		goto fail;
 	apply_settings(e, opts);
 	if (probe_bpf__attach(e->skel)) {

@@ -1,0 +1,149 @@
+/*
+ * fill_sched.bpf.h - the non-syscall tracepoint events with a fixed layout:
+ * switch (sched_switch, attached by default as the reference driver does)
+ * and page_fault (page_fault_user/kernel, attached only on request, sysdig
+ * --page-faults).  Each event is one record built on the stack.
+ * Included by probe.bpf.c after its maps, counters and drop helpers.
+ */
+#ifndef FILL_SCHED_BPF_H
+#define FILL_SCHED_BPF_H
+
+/* x86 page fault error code bits (arch/x86/include/asm/trap_pf.h) */
+#define LX_PF_PROT 0x1
+#define LX_PF_WRITE 0x2
+#define LX_PF_USER 0x4
+#define LX_PF_RSVD 0x8
+#define LX_PF_INSTR 0x10
+
+#define PPM_PF_PROTECTION_VIOLATION 0x1
+#define PPM_PF_PAGE_NOT_PRESENT 0x2
+#define PPM_PF_WRITE_ACCESS 0x4
+#define PPM_PF_READ_ACCESS 0x8
+#define PPM_PF_USER_FAULT 0x10
+#define PPM_PF_SUPERVISOR_FAULT 0x20
+#define PPM_PF_RESERVED_PAGE 0x40
+#define PPM_PF_INSTRUCTION_FETCH 0x80
+
+/* PPME_SCHEDSWITCH_6_E: next, pgft_maj, pgft_min, vm_size, vm_rss, vm_swap */
+struct switch_evt {
+	__u64 ts;
+	__u64 tid;
+	__u32 len;
+	__u16 type;
+	__u32 nparams;
+	__u16 plen[6];
+	__s64 next;
+	__u64 pgft_maj;
+	__u64 pgft_min;
+	__u32 vm[3];
+} __attribute__((packed));
+
+/* PPME_PAGE_FAULT_E: addr, ip, error (pf_flags) */
+struct pf_evt {
+	__u64 ts;
+	__u64 tid;
+	__u32 len;
+	__u16 type;
+	__u32 nparams;
+	__u16 plen[3];
+	__u64 addr;
+	__u64 ip;
+	__u32 error;
+} __attribute__((packed));
+
+/* one fixed-size event record into the current CPU's ring */
+static __always_inline void emit_fixed(void *rec, __u32 len, __u64 ts, __u64 tid)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct scap_bpf_counters *c = &counters[cpu & (SCAP_BPF_MAX_CPUS - 1)];
+	void *rb = cpu_ring(cpu);
+
+	c->n_evts++;
+	if (!rb)
+		return;
+	if (c->in_drop)
+		flush_drops(rb, c, ts, tid);
+	if (bpf_ringbuf_output(rb, rec, len, BPF_RB_NO_WAKEUP))
+		count_drop(c, ts, 1);
+	else
+		c->n_written++;
+}
+
+/*
+ * tid = the thread going off the CPU, next = the incoming one; the counters
+ * are those of the outgoing thread.  Like the reference driver, switches
+ * from or to the idle task are not reported; unlike it, neither are the
+ * capturing process's own (its polling would feed back into the capture).
+ */
+SEC("tp_btf/sched_switch")
+int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	struct switch_evt e;
+	__u32 i;
+
+	if (!settings.enabled || !prev->pid || !next->pid || prev->tgid == settings.self_tgid)
+		return 0;
+	e.ts = now_ns();
+	e.tid = prev->pid;
+	e.len = sizeof(e);
+	e.type = PPME_SCHEDSWITCH_6_E;
+	e.nparams = 6;
+	e.plen[0] = e.plen[1] = e.plen[2] = 8;
+	e.plen[3] = e.plen[4] = e.plen[5] = 4;
+	e.next = next->pid;
+	e.pgft_maj = prev->maj_flt;
+	e.pgft_min = prev->min_flt;
+	for (i = 0; i < 3; i++)
+		e.vm[i] = task_vm_kb(prev, i);
+	emit_fixed(&e, sizeof(e), e.ts, e.tid);
+	return 0;
+}
+
+static __always_inline __u32 pf_flags_to_ppm(unsigned long err)
+{
+	__u32 f = 0;
+
+	f |= (err & LX_PF_PROT) ? PPM_PF_PROTECTION_VIOLATION : PPM_PF_PAGE_NOT_PRESENT;
+	f |= (err & LX_PF_WRITE) ? PPM_PF_WRITE_ACCESS : PPM_PF_READ_ACCESS;
+	f |= (err & LX_PF_USER) ? PPM_PF_USER_FAULT : PPM_PF_SUPERVISOR_FAULT;
+	if (err & LX_PF_RSVD)
+		f |= PPM_PF_RESERVED_PAGE;
+	if (err & LX_PF_INSTR)
+		f |= PPM_PF_INSTRUCTION_FETCH;
+	return f;
+}
+
+static __always_inline int page_fault(unsigned long addr, struct pt_regs *regs, unsigned long err)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct pf_evt e;
+
+	if (!settings.enabled || (__u32)(pid_tgid >> 32) == settings.self_tgid)
+		return 0;
+	e.ts = now_ns();
+	e.tid = (__u32)pid_tgid;
+	e.len = sizeof(e);
+	e.type = PPME_PAGE_FAULT_E;
+	e.nparams = 3;
+	e.plen[0] = e.plen[1] = 8;
+	e.plen[2] = 4;
+	e.addr = addr;
+	e.ip = regs->ip;
+	e.error = pf_flags_to_ppm(err);
+	emit_fixed(&e, sizeof(e), e.ts, e.tid);
+	return 0;
+}
+
+SEC("tp_btf/page_fault_user")
+int BPF_PROG(page_fault_user, unsigned long addr, struct pt_regs *regs, unsigned long err)
+{
+	return page_fault(addr, regs, err);
+}
+
+SEC("tp_btf/page_fault_kernel")
+int BPF_PROG(page_fault_kernel, unsigned long addr, struct pt_regs *regs, unsigned long err)
+{
+	return page_fault(addr, regs, err);
+}
+
+#endif
