@@ -499,10 +499,43 @@ static int is_io(const struct sinsp_evt *e, int rd, int wr)
 	return (rd && c == EC_IO_READ) || (wr && c == EC_IO_WRITE);
 }
 
+/* evt.is_io*: by the event's reads-from/writes-to-fd flags */
+static int io_flags(const struct sinsp_evt *e, uint32_t flags)
+{
+	return e->info && (e->info->flags & flags) != 0;
+}
+
+/* evt.category of generic (syscall 0/1) events, indexed by ppm_sc code as
+ * the reference prints it (probed with sysdig 0.29.3 on rewritten generic
+ * events): o other, f file, n net, I IPC, m memory, p process, s sleep,
+ * y system, g signal, u user, t time, w wait, ? unknown */
+static const char g_sc_category[] =
+	"oyp??fffffftffffpfotfwtf?Ifff?Itmp?wppIf?pppyppttfffppyfffffppff"
+	"yttyowyy?yymyyypfypfwf???p?mmmmppppspppsfwpggggggfppfpfuuuuuuuuf"
+	"uuuufuuuupmmpffffffffffffgIpppp??????wwwfpttttttttsgfIIIIIIywyyy"
+	"ppIIIffffffffffffwwpppIIIpwfgtIttgIw?II??ooIpofpInnnnnnnnnnnnnnn"
+	"nnnIIIIIIIIIIffffpogInfffffwgggyfgptfwffpIg???????????????yoo???"
+	"ffffyyfpp";
+
+static const char *generic_category(const struct sinsp_evt *e)
+{
+	static const char codes[] = "ofnImpsygutw";
+	static const char *const names[] = { "other", "file", "net", "IPC", "memory", "process",
+					     "sleep", "system", "signal", "user", "time", "wait" };
+	uint64_t id = e->scap.nparams ? render_load_u(e->scap.pval[0], e->scap.plen[0], 2) : 0;
+	const char *c;
+
+	if (id >= sizeof(g_sc_category) - 1 || !(c = strchr(codes, g_sc_category[id])))
+		return "unknown";
+	return names[c - codes];
+}
+
 static const char *category_name(const struct sinsp_evt *e)
 {
 	if (!e->info)
 		return "unknown";
+	if (e->scap.type == PPME_GENERIC_E || e->scap.type == PPME_GENERIC_X)
+		return generic_category(e);
 	switch (e->info->category) {
 	case EC_OTHER: return "other";
 	case EC_FILE: return "file";
@@ -524,11 +557,11 @@ static const char *category_name(const struct sinsp_evt *e)
 			case SCAP_FD_FILE: case SCAP_FD_FILE_V2: case SCAP_FD_DIRECTORY:
 				return "file";
 			case SCAP_FD_IPV4_SOCK: case SCAP_FD_IPV6_SOCK: case SCAP_FD_IPV4_SERVSOCK:
-			case SCAP_FD_IPV6_SERVSOCK: case SCAP_FD_UNIX_SOCK: case SCAP_FD_NETLINK:
+			case SCAP_FD_IPV6_SERVSOCK:
 				return "net";
-			case SCAP_FD_FIFO: case SCAP_FD_EVENT: case SCAP_FD_SIGNALFD:
-			case SCAP_FD_INOTIFY:
-				return "IPC";
+			case SCAP_FD_FIFO: case SCAP_FD_UNIX_SOCK: case SCAP_FD_EVENT:
+			case SCAP_FD_SIGNALFD: case SCAP_FD_INOTIFY:
+				return "ipc";
 			default:
 				break;
 			}
@@ -699,7 +732,7 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 		return set_u(v, PT_UINT32, strcmp(t, f->arg_name) == 0);
 	}
 	case F_SYSCALL_TYPE:
-		if (!e->info || (e->info->category & EC_INTERNAL))
+		if (!e->info || (e->info->category & (EC_INTERNAL | EC_SCHEDULER)))
 			return 0;
 		return set_cstr(v, render_evt_type(e));
 	case F_EVT_CATEGORY: return set_cstr(v, category_name(e));
@@ -772,19 +805,20 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 		}
 		return set_u(v, PT_UINT32, (uint64_t)failed);
 	}
-	case F_EVT_IS_IO: return set_u(v, PT_BOOL, (uint64_t)is_io(e, 1, 1));
-	case F_EVT_IS_IO_READ: return set_u(v, PT_BOOL, (uint64_t)is_io(e, 1, 0));
-	case F_EVT_IS_IO_WRITE: return set_u(v, PT_BOOL, (uint64_t)is_io(e, 0, 1));
+	case F_EVT_IS_IO: return set_u(v, PT_BOOL, (uint64_t)io_flags(e, EF_READS_FROM_FD | EF_WRITES_TO_FD));
+	case F_EVT_IS_IO_READ: return set_u(v, PT_BOOL, (uint64_t)io_flags(e, EF_READS_FROM_FD));
+	case F_EVT_IS_IO_WRITE: return set_u(v, PT_BOOL, (uint64_t)io_flags(e, EF_WRITES_TO_FD));
 	case F_EVT_IO_DIR:
-		if (is_io(e, 1, 0))
-			return set_str(v, "read", 4);
-		if (is_io(e, 0, 1))
+		if (io_flags(e, EF_WRITES_TO_FD))
 			return set_str(v, "write", 5);
+		if (io_flags(e, EF_READS_FROM_FD))
+			return set_str(v, "read", 4);
 		return 0;
 	case F_EVT_IS_WAIT: return set_u(v, PT_BOOL, e->info && (e->info->flags & EF_WAITS));
 	case F_EVT_WAIT_LATENCY: return 0;
 	case F_EVT_IS_SYSLOG:
-		return set_u(v, PT_BOOL, is_io(e, 0, 1) && e->fdinfo && strstr(e->fdinfo->name, "/dev/log"));
+		return set_u(v, PT_BOOL, io_flags(e, EF_WRITES_TO_FD) && e->fdinfo &&
+			     strstr(e->fdinfo->name, "/dev/log"));
 	case F_EVT_COUNT: return set_u(v, PT_UINT32, 1);
 	case F_EVT_COUNT_EXIT: return set_u(v, PT_UINT32, (uint64_t)!enter);
 	case F_EVT_COUNT_PROCINFO:
