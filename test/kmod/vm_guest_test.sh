@@ -25,10 +25,20 @@ sysdig_capture() {
 	name=$1
 	shift
 	# a ticker keeps events flowing so -M (event time) can end
-	(i=0; while [ $i -lt 40 ]; do sleep 0.2; i=$((i + 1)); done) &
+	(i=0; while [ $i -lt 100 ]; do sleep 0.2; i=$((i + 1)); done) &
 	TICK=$!
-	(sleep 2; /usr/bin/kmod_workload 5555 >"$OUT/$name.wl.txt" 2>&1) &
-	$T /usr/bin/sysdig-c "$@" -w "$OUT/$name.scap" -M 5 >"$OUT/$name.txt" 2>&1
+	$T /usr/bin/sysdig-c "$@" -w "$OUT/$name.scap" -M 5 >"$OUT/$name.txt" 2>&1 &
+	SD=$!
+	# the workload starts once the driver is attached (the eBPF verifier is
+	# slow under TCG): a bpf link or the device open, then the /proc snapshot
+	i=0
+	while [ $i -lt 150 ] && ! ls -l /proc/[0-9]*/fd 2>/dev/null | grep -q "bpf_link\|sysdigc0"; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	sleep 1
+	/usr/bin/kmod_workload 5555 >"$OUT/$name.wl.txt" 2>&1
+	wait $SD
 	RC=$?
 	kill $TICK 2>/dev/null
 	wait
