@@ -247,7 +247,7 @@ static uint32_t ring_bytes(uint64_t want, long page)
 	return n;
 }
 
-/* opts, else $SYSDIG_BPF_BUFFER_BYTES (tests, no CLI option yet), else default */
+/* opts (--buffer-bytes-per-cpu), else $SYSDIG_BPF_BUFFER_BYTES, else default */
 static uint64_t ring_bytes_wanted(const struct scap_live_opts *o)
 {
 	const char *env = getenv("SYSDIG_BPF_BUFFER_BYTES");
