@@ -109,6 +109,10 @@ if [ -n "$OURS" ]; then
 	if [ "$(cat "$R/bpf.rc" 2>/dev/null)" = 0 ]; then
 		pass "guest: our sysdig -B (eBPF) capture"
 		FILES="$FILES $R/bpf.scap"
+		# sched_switch is on by default, as in the reference driver
+		/usr/bin/sysdig -r "$R/bpf.scap" -p '%proc.name %evt.type %evt.args' 'evt.type=switch' 2>/dev/null |
+			grep -qE '^kmod_workload switch next=[1-9][0-9]*.* pgft_min=[1-9][0-9]* vm_size=[1-9]' &&
+			pass "bpf.scap: switch events of the workload" || fail "bpf.scap: no switch events of the workload"
 	elif [ -s "$BUILD/bpf/probe.bpf.o" ]; then
 		# our sysdig has the eBPF driver: it must load and capture on 6.1 too
 		fail "eBPF capture in the guest: $(grep -v '^libbpf: *$' "$R/bpf.txt" 2>/dev/null | tail -3)"
