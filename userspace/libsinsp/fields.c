@@ -287,6 +287,14 @@ static int set_i(struct field_value *v, uint8_t type, int64_t i)
 	return 1;
 }
 
+/* a nanoseconds part, printed as 9 padded digits in text output */
+static int set_pad9(struct field_value *v, uint8_t type, uint64_t u)
+{
+	set_u(v, type, u);
+	v->pad9 = 1;
+	return 1;
+}
+
 static int set_str(struct field_value *v, const char *s, size_t len)
 {
 	v->type = PT_CHARBUF;
@@ -392,6 +400,28 @@ static size_t fmt_date(char *d, uint64_t ts, char sep)
 	put_2(d + 8, (unsigned)tm->tm_mday);
 	d[10] = sep;
 	return 11;
+}
+
+/* evt.latency.human: "653ns", "3.12us" (2 truncated decimals below 10
+ * units), "10us", "100us", "1.44ms", "10ms", "2.50s" */
+static size_t fmt_human_ns(char *d, size_t size, uint64_t ns)
+{
+	static const char *const unit[] = { "ns", "us", "ms", "s" };
+	uint64_t div = 1;
+	int k = 0;
+	int n;
+
+	while (k < 3 && ns >= div * 1000) {
+		div *= 1000;
+		k++;
+	}
+	if (k == 0)
+		n = snprintf(d, size, "%" PRIu64 "ns", ns);
+	else if (ns / div < 10)
+		n = snprintf(d, size, "%" PRIu64 ".%02" PRIu64 "%s", ns / div, ns * 100 / div % 100, unit[k]);
+	else
+		n = snprintf(d, size, "%" PRIu64 "%s", ns / div, unit[k]);
+	return (size_t)n;
 }
 
 static int set_reltime_str(struct field_value *v, uint64_t delta)
@@ -669,55 +699,49 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 		return set_str(v, v->buf, (size_t)n + fmt_time(v->buf + n, ts, 0));
 	case F_EVT_RAWTIME: return set_u(v, PT_ABSTIME, ts);
 	case F_EVT_RAWTIME_S: return set_u(v, PT_ABSTIME, ts / NS_PER_S);
-	case F_EVT_RAWTIME_NS: return set_u(v, PT_ABSTIME, ts % NS_PER_S);
+	case F_EVT_RAWTIME_NS: return set_pad9(v, PT_ABSTIME, ts % NS_PER_S);
 	case F_EVT_RELTIME: return set_u(v, PT_RELTIME, ts - s->first_ts);
 	case F_EVT_RELTIME_S: return set_u(v, PT_RELTIME, (ts - s->first_ts) / NS_PER_S);
-	case F_EVT_RELTIME_NS: return set_u(v, PT_RELTIME, (ts - s->first_ts) % NS_PER_S);
+	case F_EVT_RELTIME_NS: return set_pad9(v, PT_RELTIME, (ts - s->first_ts) % NS_PER_S);
 	case F_EVT_OUTPUTTIME: return extract_outputtime(s, e, v);
 	case F_EVT_LATENCY:
 	case F_EVT_LATENCY_S:
 	case F_EVT_LATENCY_NS:
 	case F_EVT_LATENCY_HUMAN:
 	case F_EVT_LATENCY_QUANTIZED: {
-		uint64_t lat = (!enter && e->has_enter && ts >= e->enter.ts) ? ts - e->enter.ts : 0;
+		uint64_t lat = e->thread ? e->thread->latency : 0;
 
 		if (f->id == F_EVT_LATENCY_S)
 			return set_u(v, PT_RELTIME, lat / NS_PER_S);
 		if (f->id == F_EVT_LATENCY_NS)
-			return set_u(v, PT_RELTIME, lat % NS_PER_S);
-		if (f->id == F_EVT_LATENCY_QUANTIZED) {
-			uint64_t q = 0;
-
-			while (lat > 1) {
-				lat >>= 1;
-				q++;
-			}
-			return set_u(v, PT_UINT64, q);
-		}
+			return set_pad9(v, PT_RELTIME, lat % NS_PER_S);
+		if (f->id == F_EVT_LATENCY_QUANTIZED)	/* 1 + log10 scaled to a -1 wide screen */
+			return lat ? set_u(v, PT_UINT64, 1) : 0;
 		if (f->id == F_EVT_LATENCY_HUMAN) {
-			if (lat < 1000)
-				n = snprintf(v->buf, sizeof(v->buf), "%" PRIu64 "ns", lat);
-			else if (lat < 1000000)
-				n = snprintf(v->buf, sizeof(v->buf), "%.2lfus", lat / 1e3);
-			else if (lat < 1000000000)
-				n = snprintf(v->buf, sizeof(v->buf), "%.2lfms", lat / 1e6);
-			else
-				n = snprintf(v->buf, sizeof(v->buf), "%.2lfs", lat / 1e9);
-			return set_str(v, v->buf, (size_t)n);
+			/* events without a thread repeat the reference's last text */
+			uint64_t *last = &((struct field_ref *)f)->state;
+
+			if (e->thread)
+				*last = lat + 1;
+			else if (!*last)
+				return set_str(v, "", 0);
+			return set_str(v, v->buf, fmt_human_ns(v->buf, sizeof(v->buf), *last - 1));
 		}
 		return set_u(v, PT_RELTIME, lat);
 	}
 	case F_EVT_DELTATIME:
 	case F_EVT_DELTATIME_S:
 	case F_EVT_DELTATIME_NS: {
-		static uint64_t prev;
-		uint64_t d = prev && ts >= prev ? ts - prev : 0;
+		/* since the previous extraction through the same reference;
+		 * JSON output extracts twice, so it always shows 0 */
+		uint64_t *prev = &((struct field_ref *)f)->state;
+		uint64_t d = *prev && ts >= *prev && !g_render_opts.json ? ts - *prev : 0;
 
-		prev = ts;
+		*prev = ts;
 		if (f->id == F_EVT_DELTATIME_S)
-			d /= NS_PER_S;
-		else if (f->id == F_EVT_DELTATIME_NS)
-			d %= NS_PER_S;
+			return set_u(v, PT_RELTIME, d / NS_PER_S);
+		if (f->id == F_EVT_DELTATIME_NS)
+			return set_pad9(v, PT_RELTIME, d % NS_PER_S);
 		return set_u(v, PT_RELTIME, d);
 	}
 	case F_EVT_DIR: return set_str(v, enter ? ">" : "<", 1);
@@ -1655,6 +1679,7 @@ int field_extract(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *
 
 	v->str = NULL;
 	v->len = 0;
+	v->pad9 = 0;
 	switch (n[0]) {
 	case 'e':
 		if (n[1] == 'v' && n[2] == 't' && n[3] == '.')
@@ -1700,7 +1725,10 @@ void field_value_append(const struct field_ref *f, struct field_value *v, struct
 	case PT_ABSTIME: case PT_PORT: case PT_FLAGS8: case PT_FLAGS16: case PT_FLAGS32:
 	case PT_UID: case PT_GID: case PT_MODE: case PT_SIGTYPE: case PT_SYSCALLID:
 	case PT_L4PROTO: case PT_SOCKFAMILY: case PT_SIGSET:
-		sb_u64(out, v->u);
+		if (v->pad9)
+			sb_printf(out, "%09" PRIu64, v->u);
+		else
+			sb_u64(out, v->u);
 		break;
 	case PT_BOOL:
 		sb_puts(out, v->u ? "true" : "false");

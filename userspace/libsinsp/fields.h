@@ -33,6 +33,8 @@ struct field_ref {
 	int64_t arg_index;
 	char arg_name[64];
 	char name[96];		/* full text as written, e.g. "evt.arg.flags" */
+	uint64_t state;		/* per-reference memory of stateful fields
+				 * (evt.deltatime, evt.latency.human); starts 0 */
 };
 
 /* An extracted value.  str points into the event, the state or buf; it is
@@ -45,6 +47,7 @@ struct field_value {
 	const char *str;	/* string / buffer bytes */
 	uint32_t len;		/* bytes of str */
 	uint8_t ip[16];		/* PT_IPV4ADDR (4 bytes) / PT_IPV6ADDR */
+	uint8_t pad9;		/* text output: 9 zero-padded digits (ns parts) */
 	char buf[FIELD_STRBUF_SIZE];
 };
 

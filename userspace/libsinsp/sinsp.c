@@ -102,7 +102,7 @@ int sinsp_next(struct sinsp *s, struct sinsp_evt *evt)
 		return rc;
 	}
 	s->nevents++;
-	if (s->nevents == 1)
+	if (s->first_ts == 0)	/* container events of a file can have ts 0 */
 		s->first_ts = evt->scap.ts;
 	apply_pending(s);
 
