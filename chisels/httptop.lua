@@ -14,7 +14,7 @@ args = {
 }
 
 require "common"
-local terminal = require "ansiterminal"
+local live_table = require "live_table"
 require "http"
 
 local UNITS = { ncalls = "none", time = "time", bytes = "bytes" }
@@ -31,7 +31,6 @@ local vizinfo = {
 
 local by = "ncalls"
 local with_container = false
-local live = false
 local groups = {}	-- key -> list of transactions
 
 function on_set_arg(name, val)
@@ -77,19 +76,6 @@ function on_event()
 	run_http_parser(evt, add_transaction)
 end
 
-function on_capture_start()
-	live = sysdig.is_live()
-	vizinfo.output_format = sysdig.get_output_format()
-	if live then
-		chisel.set_interval_s(1)
-		if vizinfo.output_format ~= "json" then
-			terminal.clearscreen()
-			terminal.hidecursor()
-		end
-	end
-	return true
-end
-
 -- list of transactions -> the value shown
 local function value_of(list)
 	if by == "ncalls" then
@@ -109,31 +95,13 @@ local function value_of(list)
 	return sum
 end
 
-local function print_table(ts_s, delta)
+-- the value of every group
+local function totals()
 	local values = {}
 	for key, list in pairs(groups) do
 		values[key] = value_of(list)
 	end
-	print_sorted_table(values, ts_s, 0, delta, vizinfo)
+	return values
 end
 
-function on_interval(ts_s, ts_ns, delta)
-	if vizinfo.output_format ~= "json" then
-		terminal.clearscreen()
-		terminal.moveto(0, 0)
-	end
-	print_table(ts_s, delta)
-	groups = {}
-	return true
-end
-
-function on_capture_end(ts_s, ts_ns, delta)
-	if live and vizinfo.output_format ~= "json" then
-		terminal.clearscreen()
-		terminal.moveto(0, 0)
-		terminal.showcursor()
-		return true
-	end
-	print_table(ts_s, delta)
-	return true
-end
+live_table.install(vizinfo, totals, function() groups = {} end)

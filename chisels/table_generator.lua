@@ -3,7 +3,8 @@ table_generator.lua - the generic "group by keys, sum a value, print the
 top N" engine behind the top* and fd*_by chisels (hidden: run through
 chisel.exec).  Keys are field names joined by commas; an event counts only
 when every key field has a value and the value field is a number > 0.
-Reading a file prints one table at the end; live it prints every second.
+Reading a file prints one table at the end; live it prints every second
+(the loop is in live_table.lua).
 --]]
 
 description = "Given two filter fields, a key and a value, this chisel creates and renders a table to the screen."
@@ -22,14 +23,13 @@ args = {
 }
 
 require "common"
-local terminal = require "ansiterminal"
+local live_table = require "live_table"
 
 local info = {
 	key_fld = {}, key_desc = {}, value_fld = "", value_desc = "",
 	value_units = "none", top_number = 0, output_format = "normal",
 }
 local filter = ""
-local live = false
 local key_handles = {}
 local value_handle
 local totals = {}
@@ -58,9 +58,7 @@ function on_init()
 		print("error: number of entries in keys different from number entries in keydescs")
 		return false
 	end
-	for i, f in ipairs(info.key_fld) do
-		key_handles[i] = chisel.request_field(f)
-	end
+	key_handles = live_table.request_fields(info.key_fld)
 	value_handle = chisel.request_field(info.value_fld)
 	if filter ~= "" then
 		chisel.set_filter(filter)
@@ -68,34 +66,8 @@ function on_init()
 	return true
 end
 
-function on_capture_start()
-	live = sysdig.is_live()
-	info.output_format = sysdig.get_output_format()
-	if live then
-		chisel.set_interval_s(1)
-		if info.output_format ~= "json" then
-			terminal.clearscreen()
-			terminal.hidecursor()
-		end
-	end
-	return true
-end
-
--- the composite key of this event, or nil when a key field has no value
-local function event_key()
-	local parts = {}
-	for i, h in ipairs(key_handles) do
-		local v = evt.field(h)
-		if v == nil then
-			return nil
-		end
-		parts[i] = tostring(v)
-	end
-	return table.concat(parts, "\001\001")
-end
-
 function on_event()
-	local key = event_key()
+	local key = live_table.event_key(key_handles)
 	if key == nil then
 		return false
 	end
@@ -106,23 +78,4 @@ function on_event()
 	return true
 end
 
-function on_interval(ts_s, ts_ns, delta)
-	if info.output_format ~= "json" then
-		terminal.clearscreen()
-		terminal.moveto(0, 0)
-	end
-	print_sorted_table(totals, ts_s, 0, delta, info)
-	totals = {}
-	return true
-end
-
-function on_capture_end(ts_s, ts_ns, delta)
-	if live and info.output_format ~= "json" then
-		terminal.clearscreen()
-		terminal.moveto(0, 0)
-		terminal.showcursor()
-		return true
-	end
-	print_sorted_table(totals, ts_s, 0, delta, info)
-	return true
-end
+live_table.install(info, function() return totals end, function() totals = {} end)
