@@ -1,5 +1,6 @@
 --[[
-fdtime_by.lua - time spent in FD I/O grouped by any field, implemented by table_generator.
+fdtime_by.lua - time spent in FD I/O grouped by any field, implemented by table_generator
+(through top_table.lua).
 Part of the sysdig-c chisel library (same name, arguments and output as
 sysdig 0.29.3's chisel).
 --]]
@@ -12,18 +13,4 @@ args = {
 	{ name = "key", description = "The filter field used for grouping", argtype = "string" },
 }
 
-local key = ""
-
-function on_set_arg(name, val)
-	if name ~= "key" then
-		return false
-	end
-	key = val
-	return true
-end
-
-function on_init()
-	chisel.exec("table_generator", key, key, "evt.latency", "Time",
-		"evt.is_io=true", "10", "time")
-	return true
-end
+require("top_table").install_by_key({ "evt.latency", "Time", "evt.is_io=true", "10", "time" })

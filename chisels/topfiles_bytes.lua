@@ -1,5 +1,6 @@
 --[[
-topfiles_bytes.lua - a top-N table, implemented by table_generator.
+topfiles_bytes.lua - a top-N table, implemented by table_generator
+(through top_table.lua).
 Part of the sysdig-c chisel library (same name, arguments and output as
 sysdig 0.29.3's chisel).
 --]]
@@ -10,19 +11,7 @@ category = "I/O"
 
 args = {}
 
--- grouping done by the hidden table_generator chisel
-local VALUE, VALUE_DESC, FILTER = "evt.rawarg.res", "Bytes", "fd.type=file and evt.is_io=true"
-local TOP, UNITS = "10", "bytes"
-
-function on_set_arg(name, val)
-	return false
-end
-
-function on_init()
-	local keys, descs = "fd.name", "Filename"
-	if sysdig.is_print_container_data() then
-		keys, descs = "container.name,fd.name", "container.name,Filename"
-	end
-	chisel.exec("table_generator", keys, descs, VALUE, VALUE_DESC, FILTER, TOP, UNITS)
-	return true
-end
+local top_table = require "top_table"
+top_table.install({ "fd.name", "Filename",
+	"container.name,fd.name", "container.name,Filename" },
+	{ "evt.rawarg.res", "Bytes", "fd.type=file and evt.is_io=true", "10", "bytes" })

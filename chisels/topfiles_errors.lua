@@ -1,5 +1,6 @@
 --[[
-topfiles_errors.lua - a top-N table, implemented by table_generator.
+topfiles_errors.lua - a top-N table, implemented by table_generator
+(through top_table.lua).
 Part of the sysdig-c chisel library (same name, arguments and output as
 sysdig 0.29.3's chisel).
 --]]
@@ -10,19 +11,7 @@ category = "Errors"
 
 args = {}
 
--- grouping done by the hidden table_generator chisel
-local VALUE, VALUE_DESC, FILTER = "evt.count", "#Errors", "fd.type=file and evt.failed=true"
-local TOP, UNITS = "100", "none"
-
-function on_set_arg(name, val)
-	return false
-end
-
-function on_init()
-	local keys, descs = "fd.name", "Filename"
-	if sysdig.is_print_container_data() then
-		keys, descs = "fd.name,container.name", "Filename,container.name"
-	end
-	chisel.exec("table_generator", keys, descs, VALUE, VALUE_DESC, FILTER, TOP, UNITS)
-	return true
-end
+local top_table = require "top_table"
+top_table.install({ "fd.name", "Filename",
+	"fd.name,container.name", "Filename,container.name" },
+	{ "evt.count", "#Errors", "fd.type=file and evt.failed=true", "100", "none" })

@@ -1,5 +1,6 @@
 --[[
-topprocs_file.lua - a top-N table, implemented by table_generator.
+topprocs_file.lua - a top-N table, implemented by table_generator
+(through top_table.lua).
 Part of the sysdig-c chisel library (same name, arguments and output as
 sysdig 0.29.3's chisel).
 --]]
@@ -10,19 +11,6 @@ category = "I/O"
 
 args = {}
 
--- grouping done by the hidden table_generator chisel
-local VALUE, VALUE_DESC, FILTER = "evt.rawarg.res", "Bytes", "fd.type=file and evt.is_io=true"
-local TOP, UNITS = "10", "bytes"
-
-function on_set_arg(name, val)
-	return false
-end
-
-function on_init()
-	local keys, descs = "proc.name,proc.pid", "Process,PID"
-	if sysdig.is_print_container_data() then
-		keys, descs = "proc.name,proc.pid,thread.vtid,container.name", "Process,Host_pid,Container_pid,container.name"
-	end
-	chisel.exec("table_generator", keys, descs, VALUE, VALUE_DESC, FILTER, TOP, UNITS)
-	return true
-end
+local top_table = require "top_table"
+top_table.install(top_table.PROCESS,
+	{ "evt.rawarg.res", "Bytes", "fd.type=file and evt.is_io=true", "10", "bytes" })

@@ -1,5 +1,6 @@
 --[[
-topscalls.lua - a top-N table, implemented by table_generator.
+topscalls.lua - a top-N table, implemented by table_generator
+(through top_table.lua).
 Part of the sysdig-c chisel library (same name, arguments and output as
 sysdig 0.29.3's chisel).
 --]]
@@ -10,19 +11,7 @@ category = "Performance"
 
 args = {}
 
--- grouping done by the hidden table_generator chisel
-local VALUE, VALUE_DESC, FILTER = "evt.count", "# Calls", "evt.type!=switch"
-local TOP, UNITS = "30", "none"
-
-function on_set_arg(name, val)
-	return false
-end
-
-function on_init()
-	local keys, descs = "evt.type", "Syscall"
-	if sysdig.is_print_container_data() then
-		keys, descs = "evt.type,container.name", "Syscall,container.name"
-	end
-	chisel.exec("table_generator", keys, descs, VALUE, VALUE_DESC, FILTER, TOP, UNITS)
-	return true
-end
+local top_table = require "top_table"
+top_table.install({ "evt.type", "Syscall",
+	"evt.type,container.name", "Syscall,container.name" },
+	{ "evt.count", "# Calls", "evt.type!=switch", "30", "none" })
