@@ -2,7 +2,7 @@
 lscontainers.lua - stop at the first event and list the container table
 (type, image, name, id), or dump it as a Lua structure with the argument
 "desc".  Part of the sysdig-c chisel library (same name, arguments and
-output as sysdig 0.29.3's chisel).
+output as sysdig 0.29.3's chisel); the first-event logic is in snapshot.lua.
 --]]
 
 description = "List the running containers and the metadata"
@@ -13,9 +13,8 @@ args = {
 	{ name = "desc", description = "Prints the result set as a data structure", argtype = "string", optional = true },
 }
 
-require "common"
+local snapshot = require "snapshot"
 
-local started = false
 local as_structure = false
 
 function on_set_arg(name, val)
@@ -24,20 +23,6 @@ function on_set_arg(name, val)
 		return true
 	end
 	return false
-end
-
-function on_init()
-	return true
-end
-
-function on_capture_start()
-	started = true
-	return true
-end
-
-function on_event()
-	sysdig.end_capture()
-	return true
 end
 
 local COLS = { { "type", 15 }, { "image", 16 }, { "name", 20 }, { "id", 13 } }
@@ -50,10 +35,7 @@ local function row(get)
 	print(line)
 end
 
-function on_capture_end()
-	if not started then
-		return
-	end
+snapshot.at_first_event(function()
 	local containers = sysdig.get_container_table()
 	if as_structure then
 		print(st(containers))
@@ -61,7 +43,7 @@ function on_capture_end()
 	end
 	row(function(c) return "container." .. c[1] end)
 	row(function(c) return string.rep("-", c[2]) end)
-	for _, ct in pairs_top_by_val(containers, 0, function(t, a, b) return a < b end) do
+	for _, ct in snapshot.sorted(containers) do
 		row(function(c) return tostring(ct[c[1]]) end)
 	end
-end
+end, true)

@@ -1,7 +1,7 @@
 --[[
 lsof.lua - list the open FDs of every process at the first event, like lsof.
 Part of the sysdig-c chisel library (same name, arguments and output as
-sysdig 0.29.3's chisel).
+sysdig 0.29.3's chisel); the first-event logic is in snapshot.lua.
 --]]
 
 description = "This chisel prints the open file descriptors for every process in the system, with an output that is similar to the one of lsof. Output is at a point in time; adjust this in the filter.  It defaults to time of evt.num=0"
@@ -12,48 +12,12 @@ args = {
 	{ name = "filter", description = "A sysdig-like filter expression that allows restricting the FD list. E.g. 'proc.name=foo and fd.name contains /etc'.", argtype = "filter", optional = true },
 }
 
-require "common"
+local snapshot = require "snapshot"
 
-local filter = nil
-local started = false
-local got_event = false
-
-function on_set_arg(name, val)
-	if name ~= "filter" then
-		return false
-	end
-	filter = val
-	return true
-end
-
-function on_init()
-	return true
-end
-
-function on_capture_start()
-	started = true
-	return true
-end
-
--- the snapshot is taken at the first event: stop there
-function on_event()
-	got_event = true
-	sysdig.end_capture()
-	return false
-end
-
-function on_capture_end()
-	if not started then
-		return
-	end
-	if not got_event then
-		print("empty capture or no event matching the filter")
-		return
-	end
-	local threads = sysdig.get_thread_table(filter)
+snapshot.threads(nil, nil, function(threads)
 	print(extend_string("COMMAND", 20) .. extend_string("PID", 8) .. extend_string("TID", 8) ..
 		extend_string("USER", 8) .. extend_string("FD", 8) .. extend_string("TYPE", 12) .. "NAME")
-	for tid, t in pairs_top_by_val(threads, 0, function(_, a, b) return a < b end) do
+	for tid, t in snapshot.sorted(threads) do
 		for fd, info in pairs(t.fdtable) do
 			print(extend_string(t.comm, 20) .. extend_string(tostring(t.pid), 8) ..
 				extend_string(tostring(tid), 8) .. extend_string(t.username, 8) ..
@@ -61,4 +25,4 @@ function on_capture_end()
 				tostring(info.name))
 		end
 	end
-end
+end)

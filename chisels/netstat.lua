@@ -1,7 +1,7 @@
 --[[
 netstat.lua - list the network connections at the first event, like netstat.
 Part of the sysdig-c chisel library (same name, arguments and output as
-sysdig 0.29.3's chisel).
+sysdig 0.29.3's chisel); the first-event logic is in snapshot.lua.
 --]]
 
 description = "Print the system network connections, with an output that is similar to the one of netstat. Output is at a point in time; adjust this in the filter. It defaults to time of evt.num=0"
@@ -12,44 +12,14 @@ args = {
 	{ name = "filter", description = "A sysdig-like filter expression that allows restricting the FD list. E.g. 'proc.name=foo and fd.port=80'.", argtype = "filter", optional = true },
 }
 
-require "common"
+local snapshot = require "snapshot"
 
-local filter = "(fd.type=ipv4 or fd.type=ipv6)"
-local started = false
-local got_event = false
-
-function on_set_arg(name, val)
-	if name ~= "filter" then
-		return false
-	end
-	filter = filter .. "and (" .. val .. ")"
-	return true
+-- the argument is added to the connection filter
+local function add_filter(filter, val)
+	return filter .. "and (" .. val .. ")"
 end
 
-function on_init()
-	return true
-end
-
-function on_capture_start()
-	started = true
-	return true
-end
-
-function on_event()
-	got_event = true
-	sysdig.end_capture()
-	return false
-end
-
-function on_capture_end()
-	if not started then
-		return
-	end
-	if not got_event then
-		print("empty capture or no event matching the filter")
-		return
-	end
-	local threads = sysdig.get_thread_table(filter)
+snapshot.threads("(fd.type=ipv4 or fd.type=ipv6)", add_filter, function(threads)
 	print(extend_string("Proto", 6) .. extend_string("Server Address", 25) ..
 		extend_string("Client Address", 25) .. extend_string("State", 15) ..
 		"TID/PID/Program Name")
@@ -65,4 +35,4 @@ function on_capture_end()
 				tid .. "/" .. t.pid .. "/" .. t.comm)
 		end
 	end
-end
+end)
