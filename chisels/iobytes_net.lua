@@ -1,7 +1,7 @@
 --[[
 iobytes_net.lua - total network I/O bytes per second.
 Part of the sysdig-c chisel library (same name, arguments and output as
-sysdig 0.29.3's chisel).
+sysdig 0.29.3's chisel); the body is in io_totals.lua.
 --]]
 
 description = "Counts the total bytes read from and written to the network, and prints the result every second"
@@ -10,34 +10,4 @@ category = "Net"
 
 args = {}
 
-local fbytes, ftime, fisread
-local total, total_in, total_out = 0, 0, 0
-
-function on_init()
-	fbytes = chisel.request_field("evt.rawarg.res")
-	ftime = chisel.request_field("evt.time.s")
-	fisread = chisel.request_field("evt.is_io_read")
-	chisel.set_filter("evt.is_io=true and (fd.type=ipv4 or fd.type=ipv6)")
-	chisel.set_interval_s(1)
-	return true
-end
-
-function on_event()
-	local n = evt.field(fbytes)
-	if n == nil or n <= 0 then
-		return true
-	end
-	total = total + n
-	if evt.field(fisread) then
-		total_in = total_in + n
-	else
-		total_out = total_out + n
-	end
-	return true
-end
-
-function on_interval()
-	print(evt.field(ftime) .. " in:" .. total_in .. " out:" .. total_out .. " tot:" .. total)
-	total, total_in, total_out = 0, 0, 0
-	return true
-end
+require("io_totals").install("evt.is_io=true and (fd.type=ipv4 or fd.type=ipv6)")
