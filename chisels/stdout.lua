@@ -1,7 +1,7 @@
 --[[
 stdout.lua - print what processes write to their standard output (fd 1).
 Part of the sysdig-c chisel library (same name, arguments and output as
-sysdig 0.29.3's chisel).
+sysdig 0.29.3's chisel); the body is in fd_echo.lua.
 --]]
 
 description = "Print the standard output of any process on screen. Combine this script with a filter to limit the output to a specific process or pid."
@@ -10,19 +10,4 @@ category = "I/O"
 
 args = {}
 
-local fdata
-
-function on_init()
-	fdata = chisel.request_field("evt.rawarg.data")
-	sysdig.set_snaplen(2000)
-	chisel.set_filter("fd.num=1 and evt.is_io=true")
-	return true
-end
-
-function on_event()
-	local data = evt.field(fdata)
-	if data ~= nil then
-		print(data)
-	end
-	return true
-end
+require("fd_echo").install(1)
