@@ -2,10 +2,11 @@
 heatmap.lua - terminal heat-map rows shared by the spectrogram and
 subsecoffset chisels (loaded with `require "heatmap"`): one row of
 coloured cells per interval, the colour of a cell growing with the number
-of events counted in it (per second).  Not a chisel itself (it defines no
-description).
+of events counted in it (per second), and the callbacks around it
+(install).  Not a chisel itself (it defines no description).
 --]]
 
+require "common"
 local terminal = require "ansiterminal"
 
 local M = {}
@@ -75,6 +76,79 @@ function M.need_tty()
 		return false
 	end
 	return true
+end
+
+--[[ Defines the callbacks of a heat-map chisel with the optional argument
+"refresh_time" (milliseconds).  h holds width (columns) and period_ns.
+opts.period_ns  default refresh period
+opts.setup(h)   on_init work (filter, fields) once h.width is known
+opts.banner     printed after hiding the cursor (optional)
+opts.cell(h)    the cell of the current event, or nil to skip it
+opts.empty_cell sets the colours of a cell without events
+opts.tick(h, x), opts.label(h, x)  the axis (see draw_axis)
+opts.final_row  draw the pending row at the end of the capture ]]
+function M.install(opts)
+	local h = { width = 0, period_ns = opts.period_ns }
+	local per_sec = 1000000000 / h.period_ns
+	local tty = false
+	local counts = {}
+
+	terminal.enable_color(true)
+
+	function on_set_arg(name, val)
+		if name ~= "refresh_time" then
+			return false
+		end
+		h.period_ns = parse_numeric_input(val, name) * 1000000
+		per_sec = 1000000000 / h.period_ns
+		return true
+	end
+
+	function on_init()
+		tty = sysdig.is_tty()
+		if not M.need_tty() then
+			return false
+		end
+		h.width = sysdig.get_terminal_info().width
+		opts.setup(h)
+		terminal.hidecursor()
+		if opts.banner then
+			print(opts.banner)
+		end
+		return true
+	end
+
+	function on_capture_start()
+		chisel.set_interval_ns(h.period_ns)
+		return true
+	end
+
+	function on_event()
+		local cell = opts.cell(h)
+		if cell ~= nil then
+			counts[cell] = (counts[cell] or 0) + 1
+		end
+		return true
+	end
+
+	function on_interval(ts_s, ts_ns, delta)
+		M.draw_row(counts, h.width, per_sec, opts.empty_cell)
+		M.draw_axis(h.width, function(x) return opts.tick(h, x) end,
+			function(x) return opts.label(h, x) end)
+		counts = {}
+		return true
+	end
+
+	function on_capture_end(ts_s, ts_ns, delta)
+		if tty then
+			if opts.final_row then
+				on_interval(ts_s, ts_ns, 0)
+			end
+			print(terminal.reset)
+			terminal.showcursor()
+		end
+		return true
+	end
 end
 
 return M

@@ -14,81 +14,39 @@ args = {
 	{ name = "refresh_time", description = "chart refresh time in milliseconds", argtype = "int", optional = true },
 }
 
-require "common"
 local terminal = require "ansiterminal"
 local heatmap = require "heatmap"
-terminal.enable_color(true)
 
 local TICKS = 10
-local period_ns = 1000000000
-local per_sec = 1000000000 / period_ns
-local width = 0
 local label_room = 0
-local tty = false
-local counts = {}
 local frawtime = nil
 
-function on_set_arg(name, val)
-	if name ~= "refresh_time" then
-		return false
-	end
-	period_ns = parse_numeric_input(val, name) * 1000000
-	per_sec = 1000000000 / period_ns
-	return true
+local function tick(h, x)
+	return math.floor(x * TICKS / h.width)
 end
 
-function on_init()
-	tty = sysdig.is_tty()
-	if not heatmap.need_tty() then
-		return false
-	end
-	width = sysdig.get_terminal_info().width
-	label_room = string.len("|" .. (0.9 * period_ns / 10000000) .. "ms")
-	chisel.set_filter("evt.dir=>")
-	frawtime = chisel.request_field("evt.rawtime")
-	terminal.hidecursor()
-	print("Tracing syscalls... red (hot) == high frequency <-> green == low frequency.\n")
-	return true
-end
-
-function on_capture_start()
-	chisel.set_interval_ns(period_ns)
-	return true
-end
-
-function on_event()
-	local t = evt.field(frawtime)
-	local cell = math.floor((((t * 1000 / period_ns) % 1000) / 1000) * width)
-	counts[cell] = (counts[cell] or 0) + 1
-	return true
-end
-
--- sysdig's chisel sets only the background of empty cells (twice)
-local function empty_cell()
-	terminal.setbgcol(0)
-	terminal.setbgcol(0)
-end
-
-local function tick(x)
-	return math.floor(x * TICKS / width)
-end
-
-function on_interval(ts_s, ts_ns, delta)
-	heatmap.draw_row(counts, width, per_sec, empty_cell)
-	heatmap.draw_axis(width, tick, function(x)
-		if x > width - label_room then
+heatmap.install({
+	period_ns = 1000000000,
+	setup = function(h)
+		label_room = string.len("|" .. (0.9 * h.period_ns / 10000000) .. "ms")
+		chisel.set_filter("evt.dir=>")
+		frawtime = chisel.request_field("evt.rawtime")
+	end,
+	banner = "Tracing syscalls... red (hot) == high frequency <-> green == low frequency.\n",
+	cell = function(h)
+		local t = evt.field(frawtime)
+		return math.floor((((t * 1000 / h.period_ns) % 1000) / 1000) * h.width)
+	end,
+	-- sysdig's chisel sets only the background of empty cells (twice)
+	empty_cell = function()
+		terminal.setbgcol(0)
+		terminal.setbgcol(0)
+	end,
+	tick = tick,
+	label = function(h, x)
+		if x > h.width - label_room then
 			return nil
 		end
-		return "|" .. (math.floor(TICKS * x / width) * period_ns / 10000000) .. "ms"
-	end)
-	counts = {}
-	return true
-end
-
-function on_capture_end(ts_s, ts_ns, delta)
-	if tty then
-		print(terminal.reset)
-		terminal.showcursor()
-	end
-	return true
-end
+		return "|" .. (math.floor(TICKS * x / h.width) * h.period_ns / 10000000) .. "ms"
+	end,
+})
