@@ -604,6 +604,35 @@ static const char *category_name(const struct sinsp_evt *e)
 	}
 }
 
+/* evt.count.error.*: the class of a failed event, by its fd (or, without
+ * one, by the kind of fd its syscall creates) */
+static int error_class(const struct sinsp_evt *e)
+{
+	if (e->info && e->info->category == EC_MEMORY)
+		return F_EVT_COUNT_ERROR_MEMORY;
+	if (e->fdinfo) {
+		switch (e->fdinfo->type) {
+		case SCAP_FD_FILE: case SCAP_FD_FILE_V2: case SCAP_FD_DIRECTORY:
+			return F_EVT_COUNT_ERROR_FILE;
+		case SCAP_FD_IPV4_SOCK: case SCAP_FD_IPV6_SOCK: case SCAP_FD_IPV4_SERVSOCK:
+		case SCAP_FD_IPV6_SERVSOCK: case SCAP_FD_UNIX_SOCK:
+			return F_EVT_COUNT_ERROR_NET;
+		default:
+			return F_EVT_COUNT_ERROR_OTHER;
+		}
+	}
+	switch (e->scap.type) {
+	case PPME_SYSCALL_OPEN_X: case PPME_SYSCALL_CREAT_X: case PPME_SYSCALL_OPENAT_X:
+	case PPME_SYSCALL_OPENAT_2_X: case PPME_SYSCALL_OPENAT2_X:
+		return F_EVT_COUNT_ERROR_FILE;
+	case PPME_SOCKET_ACCEPT_X: case PPME_SOCKET_ACCEPT_5_X: case PPME_SOCKET_ACCEPT4_X:
+	case PPME_SOCKET_ACCEPT4_5_X: case PPME_SOCKET_CONNECT_X:
+		return F_EVT_COUNT_ERROR_NET;
+	default:
+		return F_EVT_COUNT_ERROR_OTHER;
+	}
+}
+
 static int extract_evt_arg(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *f,
 			   struct field_value *v)
 {
@@ -776,8 +805,10 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 		v->str = (const char *)e->scap.pval[idx];
 		v->len = e->scap.plen[idx];
 		return 1;
-	case F_EVT_BUFLEN:
-		if (!is_io(e, 1, 1) || enter || (idx = evt_res_index(e)) < 0)
+	case F_EVT_BUFLEN:	/* I/O events (read, write, other) on a known fd */
+		if (!e->fdinfo || !e->info || enter || (idx = evt_res_index(e)) < 0 ||
+		    (e->info->category != EC_IO_READ && e->info->category != EC_IO_WRITE &&
+		     e->info->category != EC_IO_OTHER))
 			return 0;
 		{
 			int64_t r = evt_param_i64(e, idx);
@@ -815,19 +846,9 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 
 		if (f->id == F_EVT_FAILED)
 			return set_u(v, PT_BOOL, (uint64_t)failed);
-		if (f->id != F_EVT_COUNT_ERROR && failed) {
-			const char *c = category_name(e);
-
-			if (f->id == F_EVT_COUNT_ERROR_FILE)
-				failed = strcmp(c, "file") == 0;
-			else if (f->id == F_EVT_COUNT_ERROR_NET)
-				failed = strcmp(c, "net") == 0;
-			else if (f->id == F_EVT_COUNT_ERROR_MEMORY)
-				failed = strcmp(c, "memory") == 0;
-			else
-				failed = strcmp(c, "file") && strcmp(c, "net") && strcmp(c, "memory");
-		}
-		return set_u(v, PT_UINT32, (uint64_t)failed);
+		if (f->id != F_EVT_COUNT_ERROR && failed)
+			failed = error_class(e) == f->id;
+		return failed ? set_u(v, PT_UINT32, 1) : 0;
 	}
 	case F_EVT_IS_IO: return set_u(v, PT_BOOL, (uint64_t)io_flags(e, EF_READS_FROM_FD | EF_WRITES_TO_FD));
 	case F_EVT_IS_IO_READ: return set_u(v, PT_BOOL, (uint64_t)io_flags(e, EF_READS_FROM_FD));
@@ -844,10 +865,13 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 		return set_u(v, PT_BOOL, io_flags(e, EF_WRITES_TO_FD) && e->fdinfo &&
 			     strstr(e->fdinfo->name, "/dev/log"));
 	case F_EVT_COUNT: return set_u(v, PT_UINT32, 1);
-	case F_EVT_COUNT_EXIT: return set_u(v, PT_UINT32, (uint64_t)!enter);
-	case F_EVT_COUNT_PROCINFO:
-		return set_u(v, PT_UINT32, e->scap.type == PPME_PROCINFO_E);
-	case F_EVT_COUNT_THREADINFO: return set_u(v, PT_UINT32, 1);
+	case F_EVT_COUNT_EXIT: return enter ? 0 : set_u(v, PT_UINT32, 1);
+	case F_EVT_COUNT_PROCINFO:	/* procinfo of a main thread */
+		if (e->scap.type != PPME_PROCINFO_E || !e->thread || e->thread->tid != e->thread->pid)
+			return 0;
+		return set_u(v, PT_UINT32, 1);
+	case F_EVT_COUNT_THREADINFO:
+		return e->scap.type == PPME_PROCINFO_E ? set_u(v, PT_UINT32, 1) : 0;
 	case F_EVT_BUFLEN_IN: case F_EVT_BUFLEN_OUT: case F_EVT_BUFLEN_FILE:
 	case F_EVT_BUFLEN_FILE_IN: case F_EVT_BUFLEN_FILE_OUT: case F_EVT_BUFLEN_NET:
 	case F_EVT_BUFLEN_NET_IN: case F_EVT_BUFLEN_NET_OUT: {
@@ -937,12 +961,60 @@ static int count_fd_cb(struct sinsp_fdinfo *fd, void *arg)
 	return 0;
 }
 
+/* thread.exectime: on switch events, the time since the previous switch
+ * on the same CPU (0 for other events) */
+static uint64_t switch_exectime(const struct sinsp_evt *e)
+{
+	static uint64_t last[1024];
+	uint64_t ts = e->scap.ts, d;
+	uint16_t cpu = e->scap.cpuid;
+
+	if (e->scap.type != PPME_SCHEDSWITCH_1_E && e->scap.type != PPME_SCHEDSWITCH_6_E)
+		return 0;
+	if (cpu >= sizeof(last) / sizeof(last[0]))
+		return 0;
+	d = last[cpu] ? ts - last[cpu] : 0;
+	last[cpu] = ts;
+	return d;
+}
+
+/* thread.cpu*: on procinfo events, the CPU time (user+system, user or
+ * system ticks) used since the thread's previous read, at most 100 */
+static int extract_thread_cpu(struct sinsp_evt *e, const struct field_ref *f, struct field_value *v)
+{
+	struct sinsp_threadinfo *t = e->thread;
+	uint64_t usr, sys, now, *last;
+
+	if (e->scap.type != PPME_PROCINFO_E || e->scap.nparams < 2)
+		return 0;
+	usr = render_load_u(e->scap.pval[0], e->scap.plen[0], 8);
+	sys = render_load_u(e->scap.pval[1], e->scap.plen[1], 8);
+	if (f->id == F_THREAD_CPU_USER) {
+		now = usr;
+		last = &t->last_cpu_user;
+	} else if (f->id == F_THREAD_CPU_SYSTEM) {
+		now = sys;
+		last = &t->last_cpu_system;
+	} else {
+		now = usr + sys;
+		last = &t->last_cpu_total;
+	}
+	v->type = PT_DOUBLE;
+	v->d = *last ? (double)(now - *last) : 0;
+	if (v->d > 100)
+		v->d = 100;
+	*last = now;
+	return 1;
+}
+
 static int extract_proc(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *f,
 			struct field_value *v)
 {
 	struct sinsp_threadinfo *t = e->thread, *m, *p;
 	struct sbuf *b;
 
+	if (f->id == F_THREAD_EXECTIME)
+		return set_u(v, PT_RELTIME, switch_exectime(e));
 	if (!t)	/* unknown thread: only the tid of the event is known */
 		return f->id == F_THREAD_TID ? set_i(v, PT_INT64, (int64_t)e->scap.tid) : 0;
 	m = main_thread(s, t);
@@ -959,13 +1031,12 @@ static int extract_proc(struct sinsp *s, struct sinsp_evt *e, const struct field
 		join_list(b, m->env, m->env_len, ' ');
 		return set_sbuf(v, b);
 	case F_PROC_CMDLINE:
-	case F_PROC_EXELINE:
+	case F_PROC_EXELINE:	/* exeline: exe and a space even without args */
 		b = scratch();
 		sb_puts(b, f->id == F_PROC_CMDLINE ? t->comm : t->exe);
-		if (t->args_len) {
+		if (t->args_len || f->id == F_PROC_EXELINE)
 			sb_putc(b, ' ');
-			join_list(b, t->args, t->args_len, ' ');
-		}
+		join_list(b, t->args, t->args_len, ' ');
 		return set_sbuf(v, b);
 	case F_PROC_CWD: return set_cstr(v, m->cwd);
 	case F_PROC_NTHREADS: return set_u(v, PT_UINT32, m->nchildren + 1);
@@ -1043,9 +1114,9 @@ static int extract_proc(struct sinsp *s, struct sinsp_evt *e, const struct field
 	case F_THREAD_PFMINOR: return set_u(v, PT_UINT64, t->pfminor);
 	case F_THREAD_TID: return set_i(v, PT_INT64, t->tid);
 	case F_THREAD_ISMAIN: return set_u(v, PT_BOOL, t->tid == t->pid);
-	case F_THREAD_EXECTIME:
 	case F_THREAD_TOTEXECTIME:
-		return set_u(v, PT_RELTIME, 0);
+		t->totexectime += switch_exectime(e);
+		return set_u(v, PT_RELTIME, t->totexectime);
 	case F_THREAD_CGROUPS:
 		b = scratch();
 		join_list(b, t->cgroups, t->cgroups_len, ' ');
@@ -1067,22 +1138,21 @@ static int extract_proc(struct sinsp *s, struct sinsp_evt *e, const struct field
 	case F_THREAD_VTID: return t->vtid < 0 ? 0 : set_i(v, PT_INT64, t->vtid);
 	case F_PROC_VPID: return t->vpid < 0 ? 0 : set_i(v, PT_INT64, t->vpid);
 	case F_THREAD_CPU: case F_THREAD_CPU_USER: case F_THREAD_CPU_SYSTEM:
-		v->type = PT_DOUBLE;
-		v->d = 0;
-		return 1;
+		return extract_thread_cpu(e, f, v);
 	case F_THREAD_VMSIZE: return set_u(v, PT_UINT64, t->vmsize_kb);
 	case F_THREAD_VMRSS: return set_u(v, PT_UINT64, t->vmrss_kb);
 	case F_THREAD_VMSIZE_B: return set_u(v, PT_UINT64, (uint64_t)t->vmsize_kb * 1024);
 	case F_THREAD_VMRSS_B: return set_u(v, PT_UINT64, (uint64_t)t->vmrss_kb * 1024);
 	case F_PROC_SID: return set_i(v, PT_INT64, t->sid);
-	case F_PROC_SNAME: {
-		struct sinsp_threadinfo *st = sinsp_get_thread(s, t->sid);
+	case F_PROC_SNAME: {	/* the highest ancestor chain member in the same session */
+		struct sinsp_threadinfo *q;
+		int k = 0;
 
-		if (!st)
-			return 0;
-		return set_cstr(v, st->comm);
+		for (p = m; (q = sinsp_get_parent(s, p)) && q->sid == t->sid && k < 4096; k++)
+			p = q;
+		return set_cstr(v, p->comm);
 	}
-	case F_PROC_TTY: return set_i(v, PT_INT32, 0);
+	case F_PROC_TTY: return set_i(v, PT_INT32, (int32_t)t->tty);
 	case F_PROC_EXEPATH: return set_cstr(v, t->exepath);
 	case F_THREAD_NAMETID: {
 		int n = snprintf(v->buf, sizeof(v->buf), "%s%" PRId64, t->comm, t->tid);
@@ -1384,18 +1454,30 @@ static int extract_null_fd(struct sinsp *s, struct sinsp_evt *e, const struct fi
 		return set_str(v, v->buf, 1);
 	case F_FD_NAME:
 	case F_FD_DIRECTORY:
+	case F_FD_CONTAINERDIRECTORY: {
+		size_t pre = 0;
+
 		b = scratch();
+		if (f->id == F_FD_CONTAINERDIRECTORY) {
+			if (container_id(e->thread, id))
+				sb_puts(b, id);
+			sb_putc(b, ':');
+			pre = b->len;
+		}
 		if (!creator_name(s, e, b))
 			return 0;
 		if (f->id == F_FD_NAME)
 			return set_sbuf(v, b);
-		for (sl = b->len ? b->p + b->len - 1 : NULL; sl && sl > b->p && *sl != '/'; sl--)
+		for (sl = b->len > pre ? b->p + b->len - 1 : NULL; sl && sl > b->p + pre && *sl != '/'; sl--)
 			;
-		if (!sl || sl == b->p)
-			return set_str(v, "/", 1);
-		if ((size_t)(sl - b->p) < b->len - 1)
+		if (!sl || sl == b->p + pre) {
+			b->len = pre;
+			sb_putc(b, '/');
+		} else if ((size_t)(sl - b->p) < b->len - 1) {
 			b->len = (size_t)(sl - b->p);
+		}
 		return set_buf(v, b->p, b->len);
+	}
 	case F_FD_CONTAINERNAME:
 		b = scratch();
 		if (container_id(e->thread, id))
@@ -1404,6 +1486,12 @@ static int extract_null_fd(struct sinsp *s, struct sinsp_evt *e, const struct fi
 		if (!creator_name(s, e, b))
 			return 0;
 		return set_sbuf(v, b);
+	case F_FD_UID: {
+		int n = snprintf(v->buf, sizeof(v->buf), "%" PRId64 "%" PRId64, e->thread->tid,
+				 e->thread->lastevent_fd);
+
+		return set_str(v, v->buf, (size_t)n);
+	}
 	default:
 		return 0;
 	}
@@ -1552,7 +1640,10 @@ static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_r
 		if (f->id == F_FD_CONTAINERNAME) {
 			sb_puts(b, fd->name);
 		} else {
-			sl = strrchr(fd->name, '/');
+			if (fd->type != SCAP_FD_FILE && fd->type != SCAP_FD_FILE_V2 &&
+			    fd->type != SCAP_FD_DIRECTORY)
+				return 0;
+			sl = fd->type == SCAP_FD_DIRECTORY ? NULL : strrchr(fd->name, '/');
 			if (sl)
 				sb_put(b, fd->name, sl == fd->name ? 1 : (size_t)(sl - fd->name));
 			else
@@ -1734,7 +1825,7 @@ void field_value_append(const struct field_ref *f, struct field_value *v, struct
 		sb_puts(out, v->u ? "true" : "false");
 		break;
 	case PT_DOUBLE:
-		sb_printf(out, "%.2lf", v->d);
+		sb_printf(out, "%.1lf", v->d);
 		break;
 	case PT_IPV4ADDR:
 		inet_ntop(AF_INET, v->ip, t, sizeof(t));

@@ -65,6 +65,9 @@ struct sinsp_threadinfo {
 	uint32_t tty;
 	uint64_t latency;	/* exit ts - enter ts of the last syscall */
 	uint64_t last_latency_entertime;
+	/* field state (fields.c): thread.cpu* last reads, thread.totexectime */
+	uint64_t last_cpu_total, last_cpu_user, last_cpu_system;
+	uint64_t totexectime;
 };
 
 /* Context of the event returned by sinsp_next(). */

@@ -253,6 +253,7 @@ struct sinsp_threadinfo *thread_get_or_create(struct sinsp *s, int64_t tid)
 	ss_set_str(&t->comm, "<NA>", 4);
 	ss_set_str(&t->exe, "<NA>", 4);
 	t->uid = t->gid = t->loginuid = 0xFFFFFFFF;
+	t->fdlimit = (uint64_t)-1;
 	if (thread_add(s, t, 1)) {
 		thread_free(t);
 		return NULL;
