@@ -740,6 +740,11 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 	case F_EVT_LATENCY_QUANTIZED: {
 		uint64_t lat = e->thread ? e->thread->latency : 0;
 
+		/* events outside the parser's bookkeeping (procinfo...) of a
+		 * known thread have no latency */
+		if (e->thread && e->info && (e->info->flags & EF_SKIPPARSERESET))
+			return 0;
+
 		if (f->id == F_EVT_LATENCY_S)
 			return set_u(v, PT_RELTIME, lat / NS_PER_S);
 		if (f->id == F_EVT_LATENCY_NS)
@@ -962,19 +967,27 @@ static int count_fd_cb(struct sinsp_fdinfo *fd, void *arg)
 }
 
 /* thread.exectime: on switch events, the time since the previous switch
- * on the same CPU (0 for other events) */
-static uint64_t switch_exectime(const struct sinsp_evt *e)
+ * on the same CPU seen by the same field reference (0 for other events) */
+static uint64_t switch_exectime(const struct sinsp_evt *e, const struct field_ref *f)
 {
-	static uint64_t last[1024];
-	uint64_t ts = e->scap.ts, d;
+	static struct {
+		const struct field_ref *ref;
+		uint64_t last[256];
+	} slot[16];
+	uint64_t ts = e->scap.ts, d, *last;
 	uint16_t cpu = e->scap.cpuid;
+	size_t k;
 
 	if (e->scap.type != PPME_SCHEDSWITCH_1_E && e->scap.type != PPME_SCHEDSWITCH_6_E)
 		return 0;
-	if (cpu >= sizeof(last) / sizeof(last[0]))
+	for (k = 0; k < 16 && slot[k].ref && slot[k].ref != f; k++)
+		;
+	if (k == 16 || cpu >= 256)
 		return 0;
-	d = last[cpu] ? ts - last[cpu] : 0;
-	last[cpu] = ts;
+	slot[k].ref = f;
+	last = &slot[k].last[cpu];
+	d = *last ? ts - *last : 0;
+	*last = ts;
 	return d;
 }
 
@@ -1013,8 +1026,17 @@ static int extract_proc(struct sinsp *s, struct sinsp_evt *e, const struct field
 	struct sinsp_threadinfo *t = e->thread, *m, *p;
 	struct sbuf *b;
 
-	if (f->id == F_THREAD_EXECTIME)
-		return set_u(v, PT_RELTIME, switch_exectime(e));
+	uint64_t exectime;
+
+	if (f->id == F_THREAD_EXECTIME || f->id == F_THREAD_TOTEXECTIME) {
+		exectime = switch_exectime(e, f);
+		if (f->id == F_THREAD_EXECTIME)
+			return set_u(v, PT_RELTIME, exectime);
+		if (!t)
+			return 0;
+		t->totexectime += exectime;
+		return set_u(v, PT_RELTIME, t->totexectime);
+	}
 	if (!t)	/* unknown thread: only the tid of the event is known */
 		return f->id == F_THREAD_TID ? set_i(v, PT_INT64, (int64_t)e->scap.tid) : 0;
 	m = main_thread(s, t);
@@ -1114,9 +1136,6 @@ static int extract_proc(struct sinsp *s, struct sinsp_evt *e, const struct field
 	case F_THREAD_PFMINOR: return set_u(v, PT_UINT64, t->pfminor);
 	case F_THREAD_TID: return set_i(v, PT_INT64, t->tid);
 	case F_THREAD_ISMAIN: return set_u(v, PT_BOOL, t->tid == t->pid);
-	case F_THREAD_TOTEXECTIME:
-		t->totexectime += switch_exectime(e);
-		return set_u(v, PT_RELTIME, t->totexectime);
 	case F_THREAD_CGROUPS:
 		b = scratch();
 		join_list(b, t->cgroups, t->cgroups_len, ' ');
@@ -1164,7 +1183,7 @@ static int extract_proc(struct sinsp *s, struct sinsp_evt *e, const struct field
 	case F_PROC_IS_CONTAINER_LIVENESS_PROBE:
 	case F_PROC_IS_CONTAINER_READINESS_PROBE:
 		return set_u(v, PT_BOOL, 0);
-	case F_PROC_IS_EXE_WRITABLE: return set_u(v, PT_BOOL, 0);
+	case F_PROC_IS_EXE_WRITABLE: return set_u(v, PT_BOOL, t->exe_writable);
 	default:
 		return 0;
 	}
@@ -1586,6 +1605,8 @@ static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_r
 
 		if (!fd_is_ip(fd))
 			return 0;
+		if (f->id == F_FD_SPROTO && fd_is_serv(fd))	/* as the reference */
+			return set_str(v, "", 0);
 		if (f->id == F_FD_SPROTO)
 			return set_proto(v, p, fd->l4proto);
 		return set_u(v, PT_PORT, p);

@@ -295,6 +295,7 @@ static void inherit(struct sinsp_threadinfo *t, const struct sinsp_threadinfo *p
 	t->vpgid = p->vpgid;
 	t->tty = p->tty;
 	t->loginuid = p->loginuid;
+	t->exe_writable = p->exe_writable;
 	if (!(flags & PPM_CL_CLONE_THREAD))
 		ss_set_buf(&t->env, &t->env_len, (const uint8_t *)p->env, p->env_len);
 }
@@ -448,6 +449,8 @@ static void parse_execve_exit(struct sinsp *s, struct sinsp_evt *evt)
 		t->vpgid = named_int(e, "vpgid", -1);
 	if (named_has(e, "loginuid"))
 		t->loginuid = (uint32_t)named_int(e, "loginuid", -1);
+	if (named_has(e, "flags"))	/* PPM_EXE_WRITABLE */
+		t->exe_writable = (named_int(e, "flags", 0) & 1) != 0;
 	keep = t->flags & (PPM_CL_PIPE_SRC | PPM_CL_PIPE_DST | PPM_CL_IS_MAIN_THREAD |
 			   PPM_CL_CLONE_INVERTED);
 	t->flags = PPM_CL_ACTIVE | keep | PPM_CL_NAME_CHANGED;

@@ -68,6 +68,7 @@ struct sinsp_threadinfo {
 	/* field state (fields.c): thread.cpu* last reads, thread.totexectime */
 	uint64_t last_cpu_total, last_cpu_user, last_cpu_system;
 	uint64_t totexectime;
+	uint8_t exe_writable;	/* proc.is_exe_writable (PL, execve flags) */
 };
 
 /* Context of the event returned by sinsp_next(). */

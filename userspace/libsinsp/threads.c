@@ -311,6 +311,7 @@ static struct sinsp_threadinfo *thread_from_scap(struct sinsp *s, const struct s
 	t->pfminor = p->pfminor;
 	t->vtid = p->vtid;
 	t->vpid = p->vpid;
+	t->exe_writable = p->exe_writable;
 	if (p->cwd)
 		thread_set_cwd(s, t, p->cwd, strlen(p->cwd));
 	if (p->nfds) {
