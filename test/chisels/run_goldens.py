@@ -16,6 +16,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import chiselcmp  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from known import Known  # noqa: E402
 
 
 def cases(test_dir):
@@ -63,6 +65,7 @@ def main():
     test_dir = args[1] if len(args) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
     env = dict(os.environ, TZ='UTC')
     passed = failed = 0
+    known = Known('chisel_goldens')
     for cmd, out, rc, err in cases(test_dir):
         if only and only not in out:
             continue
@@ -79,10 +82,10 @@ def main():
             ok, msg = False, f'stderr {got_err[:100]!r}, reference {want_err[:100]!r}'
         if ok:
             passed += 1
-        else:
+            known.passed(out)
+        elif known.failed(out, msg):
             failed += 1
-            print(f'FAIL {out}: {msg}')
-    print(f'chisel goldens: {passed} passed, {failed} failed')
+    print(f'chisel goldens: {passed} passed, {failed} failed, {known.summary()}')
     sys.exit(0 if failed == 0 and passed > 0 else 1)
 
 
