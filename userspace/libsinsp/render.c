@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "render.h"
+#include "sinsp_int.h"
 
 struct render_opts g_render_opts = { RB_DOTS, 0, 1, 0, 'h' };
 
@@ -303,7 +304,7 @@ void render_fd_typechars(const struct sinsp_fdinfo *fd, struct sbuf *out)
 	}
 }
 
-static struct sinsp_fdinfo *thread_fd(struct sinsp *s, struct sinsp_threadinfo *t, int64_t fd)
+static struct sinsp_fdinfo *render_thread_fd(struct sinsp *s, struct sinsp_threadinfo *t, int64_t fd)
 {
 	struct sinsp_fdtable *ft;
 
@@ -328,7 +329,7 @@ void render_fd_resolved(struct sinsp *s, struct sinsp_threadinfo *t, int64_t fd,
 			sb_puts(out, n);
 		return;
 	}
-	fi = thread_fd(s, t, fd);
+	fi = render_thread_fd(s, t, fd);
 	if (!fi)
 		return;
 	sb_putc(out, '<');
@@ -341,41 +342,13 @@ void render_fd_resolved(struct sinsp *s, struct sinsp_threadinfo *t, int64_t fd,
 
 void render_concat_path(const char *dir, const char *rel, size_t rellen, struct sbuf *out)
 {
-	size_t start = out->len;
+	char full[SINSP_MAX_PATH + 1];
 	size_t dlen = strlen(dir);
-	size_t i = 0;
 
-	sb_put(out, dir, dlen);
-	if (out->len == start || out->p[out->len - 1] != '/')
-		sb_putc(out, '/');
-	/* append rel component by component, resolving "." and ".." */
-	while (i < rellen) {
-		size_t j = i;
-
-		while (j < rellen && rel[j] != '/')
-			j++;
-		size_t n = j - i;
-		int last = j >= rellen;
-
-		if (n == 0) {
-			/* repeated slash: skip */
-		} else if (n == 1 && rel[i] == '.') {
-			/* stay */
-		} else if (n == 2 && rel[i] == '.' && rel[i + 1] == '.') {
-			/* drop the last component of out (keep the root '/') */
-			if (out->len - start > 1) {
-				out->len--;	/* trailing '/' */
-				while (out->len - start > 1 && out->p[out->len - 1] != '/')
-					out->len--;
-				out->p[out->len] = 0;
-			}
-		} else {
-			sb_put(out, rel + i, n);
-			if (!last)
-				sb_putc(out, '/');
-		}
-		i = j + 1;
-	}
+	/* sinsp_utils::concatenate_paths: the directory as stored, then the
+	 * relative path with ".", ".." and "//" resolved */
+	ss_concatenate_paths(full, sizeof(full), dir, dlen, rel, rellen);
+	sb_puts(out, full);
 }
 
 /* copy a path dropping non-printable characters */
@@ -717,7 +690,7 @@ static void render_fdlist(struct sinsp *s, struct sinsp_threadinfo *t, const uin
 	for (uint32_t j = 0; j < n && off + 10 <= len; j++, off += 10) {
 		int64_t fd = (int64_t)render_load_u(p + off, 8, 8);
 		uint16_t fl = (uint16_t)render_load_u(p + off + 8, 2, 2);
-		struct sinsp_fdinfo *fi = thread_fd(s, t, fd);
+		struct sinsp_fdinfo *fi = render_thread_fd(s, t, fd);
 
 		sb_i64(out, fd);
 		sb_putc(out, ':');
@@ -754,7 +727,7 @@ static void render_path(struct sinsp *s, const struct sinsp_evt *e, const struct
 						     e->scap.plen[pi->dirfd_param], 8);
 
 		if (dfd != -100) {
-			struct sinsp_fdinfo *fi = thread_fd(s, e->thread, dfd);
+			struct sinsp_fdinfo *fi = render_thread_fd(s, e->thread, dfd);
 
 			dir = fi ? fi->name : "<UNKNOWN>";
 		}
