@@ -1674,9 +1674,14 @@ static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_r
 	}
 	case F_FD_CIP_NAME: case F_FD_SIP_NAME: case F_FD_LIP_NAME: case F_FD_RIP_NAME:
 		return 0;
-	case F_FD_DEV: return set_i(v, PT_INT32, (int32_t)fd->dev);
-	case F_FD_DEV_MAJOR: return set_i(v, PT_INT32, (int32_t)(fd->dev >> 20));
-	case F_FD_DEV_MINOR: return set_i(v, PT_INT32, (int32_t)(fd->dev & 0xFFFFF));
+	case F_FD_DEV:
+		set_i(v, PT_INT32, (int32_t)fd->dev);
+		v->hex = 1;
+		return 1;
+	/* the dev_t encoding of the driver (new_encode_dev) */
+	case F_FD_DEV_MAJOR: return set_i(v, PT_INT32, (int32_t)((fd->dev >> 8) & 0xFFF));
+	case F_FD_DEV_MINOR:
+		return set_i(v, PT_INT32, (int32_t)((fd->dev & 0xFF) | ((fd->dev >> 12) & 0xFFF00)));
 	default:
 		return 0;
 	}
@@ -1792,6 +1797,7 @@ int field_extract(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *
 	v->str = NULL;
 	v->len = 0;
 	v->pad9 = 0;
+	v->hex = 0;
 	switch (n[0]) {
 	case 'e':
 		if (n[1] == 'v' && n[2] == 't' && n[3] == '.')
@@ -1831,7 +1837,10 @@ void field_value_append(const struct field_ref *f, struct field_value *v, struct
 	switch (v->type) {
 	case PT_INT8: case PT_INT16: case PT_INT32: case PT_INT64: case PT_ERRNO: case PT_FD:
 	case PT_PID:
-		sb_i64(out, v->i);
+		if (v->hex)
+			sb_printf(out, "%X", (uint32_t)v->i);
+		else
+			sb_i64(out, v->i);
 		break;
 	case PT_UINT8: case PT_UINT16: case PT_UINT32: case PT_UINT64: case PT_RELTIME:
 	case PT_ABSTIME: case PT_PORT: case PT_FLAGS8: case PT_FLAGS16: case PT_FLAGS32:

@@ -48,6 +48,7 @@ struct field_value {
 	uint32_t len;		/* bytes of str */
 	uint8_t ip[16];		/* PT_IPV4ADDR (4 bytes) / PT_IPV6ADDR */
 	uint8_t pad9;		/* text output: 9 zero-padded digits (ns parts) */
+	uint8_t hex;		/* integer shown as upper-case hex text (fd.dev) */
 	char buf[FIELD_STRBUF_SIZE];
 };
 

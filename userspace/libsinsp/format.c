@@ -219,7 +219,7 @@ int field_value_append_json(const struct field_ref *f, struct field_value *v, st
 {
 	static struct sbuf tmp;
 
-	switch (v->type) {
+	switch (v->hex ? -1 : v->type) {	/* hex integers are JSON strings */
 	case PT_INT8: case PT_INT16: case PT_INT32: case PT_INT64:
 		sb_i64(out, v->i);
 		return 0;
