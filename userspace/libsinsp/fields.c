@@ -1216,21 +1216,21 @@ static int extract_user(struct sinsp *s, struct sinsp_evt *e, const struct field
 	case F_USER_UID: return set_u(v, PT_UINT32, t->uid);
 	case F_USER_NAME:
 		u = find_user(s, t->uid);
-		return u ? set_cstr(v, u->name) : set_str(v, "<NA>", 4);
+		return u ? set_cstr(v, u->name) : 0;
 	case F_USER_HOMEDIR:
 		u = find_user(s, t->uid);
-		return u ? set_cstr(v, u->homedir) : set_str(v, "<NA>", 4);
+		return u ? set_cstr(v, u->homedir) : 0;
 	case F_USER_SHELL:
 		u = find_user(s, t->uid);
-		return u ? set_cstr(v, u->shell) : set_str(v, "<NA>", 4);
+		return u ? set_cstr(v, u->shell) : 0;
 	case F_USER_LOGINUID: return set_i(v, PT_INT32, (int32_t)t->loginuid);
 	case F_USER_LOGINNAME:
 		u = find_user(s, t->loginuid);
-		return u ? set_cstr(v, u->name) : set_str(v, "<NA>", 4);
+		return u ? set_cstr(v, u->name) : 0;
 	case F_GROUP_GID: return set_u(v, PT_UINT64, t->gid);
 	case F_GROUP_NAME:
 		g = sinsp_group_name(s, t->gid);
-		return g ? set_cstr(v, g) : set_str(v, "<NA>", 4);
+		return g ? set_cstr(v, g) : 0;
 	default:
 		return 0;
 	}
@@ -1625,10 +1625,8 @@ static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_r
 		if (f->id == F_FD_RPROTO)
 			return set_proto(v, client ? fd->dport : fd->sport, fd->l4proto);
 		return set_u(v, PT_PORT, client ? fd->dport : fd->sport);
-	case F_FD_L4PROTO:
-		if (!fd_is_ip_type(fd))
-			return 0;
-		switch (fd->l4proto) {
+	case F_FD_L4PROTO:	/* any fd: "<NA>" is a value for non-sockets */
+		switch (fd_is_ip_type(fd) ? fd->l4proto : SCAP_L4_NA) {
 		case SCAP_L4_TCP: return set_str(v, "tcp", 3);
 		case SCAP_L4_UDP: return set_str(v, "udp", 3);
 		case SCAP_L4_ICMP: return set_str(v, "icmp", 4);
