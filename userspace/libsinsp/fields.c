@@ -481,6 +481,17 @@ static int evt_pindex(const struct sinsp_evt *e, const char *name)
 	return -1;
 }
 
+/* the same for a string literal name (memoised lookup) */
+static int evt_pindex_lit(const struct sinsp_evt *e, const char *lit)
+{
+	int idx;
+
+	if (!e->info)
+		return -1;
+	idx = evt_param_index(e->scap.type, lit);
+	return idx >= 0 && (uint32_t)idx < e->scap.nparams ? idx : -1;
+}
+
 static int64_t evt_param_i64(const struct sinsp_evt *e, int idx)
 {
 	uint8_t t = e->info->params[idx].type;
@@ -510,7 +521,7 @@ static int evt_res_index(const struct sinsp_evt *e)
 
 	if (!e->info || ppm_event_is_enter(e->scap.type))
 		return -1;
-	idx = evt_pindex(e, "res");
+	idx = evt_pindex_lit(e, "res");
 	if (idx >= 0)
 		return idx;
 	if ((e->info->flags & EF_CREATES_FD) && e->scap.nparams > 0 && e->info->nparams > 0 &&
@@ -803,7 +814,7 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 	case F_EVT_ARG: return extract_evt_arg(s, e, f, v);
 	case F_EVT_RAWARG: return extract_evt_rawarg(e, f, v);
 	case F_EVT_BUFFER:
-		idx = evt_pindex(e, "data");
+		idx = evt_pindex_lit(e, "data");
 		if (idx < 0 || e->info->params[idx].type != PT_BYTEBUF)
 			return 0;
 		v->type = PT_BYTEBUF;
@@ -907,7 +918,7 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 
 		if (enter || !(t == PPME_SYSCALL_OPEN_X || t == PPME_SYSCALL_OPENAT_X ||
 			       t == PPME_SYSCALL_OPENAT_2_X || t == PPME_SYSCALL_OPENAT2_X) ||
-		    (idx = evt_pindex(e, "flags")) < 0)
+		    (idx = evt_pindex_lit(e, "flags")) < 0)
 			return set_u(v, PT_BOOL, 0);
 		fl = (uint64_t)evt_param_i64(e, idx);
 		if (f->id == F_EVT_IS_OPEN_READ)
@@ -1690,7 +1701,7 @@ static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_r
 static int extract_fdlist(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *f,
 			  struct field_value *v)
 {
-	int idx = evt_pindex(e, "fds");
+	int idx = evt_pindex_lit(e, "fds");
 	const uint8_t *p;
 	uint32_t len, n;
 	struct sinsp_fdtable *ft;
@@ -1764,7 +1775,7 @@ static int extract_syslog(struct sinsp_evt *e, const struct field_ref *f, struct
 	unsigned pri = 0;
 
 	if (!is_io(e, 0, 1) || !e->fdinfo || !strstr(e->fdinfo->name, "/dev/log") ||
-	    (idx = evt_pindex(e, "data")) < 0)
+	    (idx = evt_pindex_lit(e, "data")) < 0)
 		return 0;
 	p = (const char *)e->scap.pval[idx];
 	len = e->scap.plen[idx];

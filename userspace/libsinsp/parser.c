@@ -43,15 +43,31 @@ const char *evt_str(const struct scap_evt *e, uint32_t i, char *buf, size_t size
 	return p;
 }
 
+/* memoised per (type, name pointer): callers pass string literals */
 int evt_param_index(uint16_t type, const char *name)
 {
+	static struct {
+		const char *name;
+		uint16_t type;
+		int16_t idx;
+	} cache[512];
 	const struct ppm_event_info *info = &g_event_info[type];
+	uint32_t h = (uint32_t)(((uintptr_t)name >> 2) * 2654435761u ^ type * 40503u) % 512;
+	int idx = -1;
 	uint32_t i;
 
-	for (i = 0; i < info->nparams; i++)
-		if (strcmp(info->params[i].name, name) == 0)
-			return (int)i;
-	return -1;
+	if (cache[h].name == name && cache[h].type == type)
+		return cache[h].idx;
+	for (i = 0; i < info->nparams; i++) {
+		if (strcmp(info->params[i].name, name) == 0) {
+			idx = (int)i;
+			break;
+		}
+	}
+	cache[h].name = name;
+	cache[h].type = type;
+	cache[h].idx = (int16_t)idx;
+	return idx;
 }
 
 /* value of the named parameter, or def when the event does not carry it */
@@ -228,9 +244,8 @@ static void reset(struct sinsp *s, struct sinsp_evt *evt)
 	}
 	t->last_enter_valid = 1;
 	load_enter(t, evt);
-	if (evt->info->nparams && e->nparams &&
-	    (strcmp(evt->info->params[0].name, "res") == 0 ||
-	     strcmp(evt->info->params[0].name, "fd") == 0)) {
+	if (e->nparams && (evt_param_index(e->type, "res") == 0 ||
+			   evt_param_index(e->type, "fd") == 0)) {
 		int64_t res = evt_int(e, 0);
 
 		if (res < 0)

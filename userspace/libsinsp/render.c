@@ -40,16 +40,28 @@ void sb_free(struct sbuf *b)
 
 void sb_u64(struct sbuf *b, uint64_t v)
 {
-	char tmp[24];
-	int n = 0;
+	static const char pairs[201] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
+	char tmp[24], *end = tmp + sizeof(tmp), *p = end;
+	size_t n;
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	sb_reserve(b, (size_t)n);
-	while (n)
-		b->p[b->len++] = tmp[--n];
+	while (v >= 100) {
+		p -= 2;
+		memcpy(p, pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, pairs + 2 * v, 2);
+	} else {
+		*--p = (char)('0' + v);
+	}
+	n = (size_t)(end - p);
+	sb_reserve(b, n);
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
 	b->p[b->len] = 0;
 }
 
