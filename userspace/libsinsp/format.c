@@ -24,6 +24,8 @@ struct formatter {
 	size_t ntok;
 	size_t *json_order;	/* token indices sorted by key, duplicates dropped */
 	size_t njson;
+	struct sbuf json_keys;	/* '"key":' of each json_order entry, escaped once */
+	size_t *json_key_end;	/* end offset of entry k in json_keys */
 	struct field_value val;
 };
 
@@ -54,6 +56,8 @@ void formatter_free(struct formatter *f)
 		free(f->tok[i].lit);
 	free(f->tok);
 	free(f->json_order);
+	free(f->json_key_end);
+	sb_free(&f->json_keys);
 	free(f);
 }
 
@@ -118,6 +122,16 @@ static int build_json_order(struct formatter *f)
 		f->json_order[m++] = f->json_order[i];
 	}
 	f->njson = m;
+	f->json_key_end = calloc(m + 1, sizeof(size_t));
+	if (!f->json_key_end)
+		return -1;
+	for (size_t k = 0; k < m; k++) {
+		const char *name = f->tok[f->json_order[k]].ref.name;
+
+		sb_json_string(&f->json_keys, name, strlen(name));
+		sb_putc(&f->json_keys, ':');
+		f->json_key_end[k] = f->json_keys.len;
+	}
 	return 0;
 }
 
@@ -303,11 +317,11 @@ static int format_json(struct formatter *f, struct sinsp *s, struct sinsp_evt *e
 	sb_putc(out, '{');
 	for (size_t k = 0; k < f->njson; k++) {
 		struct fmt_token *t = &f->tok[f->json_order[k]];
+		size_t ks = k ? f->json_key_end[k - 1] : 0;
 
 		if (k)
 			sb_putc(out, ',');
-		sb_json_string(out, t->ref.name, strlen(t->ref.name));
-		sb_putc(out, ':');
+		sb_put(out, f->json_keys.p + ks, f->json_key_end[k] - ks);
 		if (field_extract(s, e, &t->ref, &f->val)) {
 			if (field_value_append_json(&t->ref, &f->val, out, err, errlen) < 0) {
 				out->len = start;

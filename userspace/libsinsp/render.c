@@ -157,15 +157,21 @@ void sb_json_string(struct sbuf *b, const char *str, size_t len)
 	const unsigned char *s = (const unsigned char *)str;
 	size_t i = 0;
 
+	static uint8_t plain[256];	/* 1: copied as is */
+
+	if (!plain['a']) {
+		for (unsigned c = 0x20; c < 0x80; c++)
+			plain[c] = c != '"' && c != '\\';
+	}
 	sb_reserve(b, len + 2);
 	b->p[b->len++] = '"';
 	while (i < len) {
 		unsigned c = s[i];
 
-		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+		if (plain[c]) {
 			size_t j = i + 1;
 
-			while (j < len && s[j] >= 0x20 && s[j] < 0x80 && s[j] != '"' && s[j] != '\\')
+			while (j < len && plain[s[j]])
 				j++;
 			sb_put(b, str + i, j - i);
 			i = j;
