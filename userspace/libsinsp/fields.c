@@ -236,7 +236,7 @@ int field_parse(const char *text, struct field_ref *out, char *err, size_t errle
 			snprintf(err, errlen, "invalid field argument in %s", text);
 		return -1;
 	}
-	if ((out->flags & FIELD_REQUIRES_ARG) && !out->has_arg && r == 0) {
+	if ((out->flags & FIELD_REQUIRES_ARG) && !out->has_arg && r == 0 && out->id != F_EVT_ABSPATH) {
 		snprintf(err, errlen, "filter syntax error: %s", best->name);
 		return -1;
 	}
@@ -704,6 +704,9 @@ static int extract_evt_rawarg(struct sinsp_evt *e, const struct field_ref *f, st
 	}
 }
 
+static int extract_abspath(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *f,
+			   struct field_value *v);
+
 static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *f,
 		       struct field_value *v)
 {
@@ -791,6 +794,7 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 	}
 	case F_EVT_DIR: return set_str(v, enter ? ">" : "<", 1);
 	case F_EVT_TYPE: return set_cstr(v, render_evt_type(e));
+	case F_EVT_ABSPATH: return extract_abspath(s, e, f, v);
 	case F_EVT_TYPE_IS: {
 		const char *t = render_evt_type(e);
 		char *end;
@@ -1408,6 +1412,68 @@ static char creator_typechar(uint16_t type)
 	}
 }
 
+/* path parameter ni of ev resolved against its dirfd parameter di (cwd for
+ * AT_FDCWD, "<UNKNOWN>" for an unknown fd), as sinsp's parse_dirfd */
+static void resolve_at(struct sinsp *s, struct sinsp_threadinfo *t, const struct scap_evt *ev,
+		       uint32_t di, uint32_t ni, struct sbuf *out)
+{
+	char full[SINSP_MAX_PATH + 1], dbuf[SINSP_MAX_PATH + 2], nbuf[SINSP_MAX_PATH + 1];
+	const char *name, *dir;
+	struct sinsp_fdinfo *d;
+	size_t nlen;
+	int64_t dirfd;
+
+	name = evt_str(ev, ni, nbuf, sizeof(nbuf), &nlen);
+	dirfd = evt_int(ev, di);
+	if (name[0] == '/') {
+		dir = "";
+	} else if (dirfd == PPM_AT_FDCWD) {
+		dir = thread_cwd(s, t);
+	} else if ((d = thread_fd(s, t, dirfd)) != NULL) {
+		size_t n = strlen(d->name);
+
+		snprintf(dbuf, sizeof(dbuf), "%s%s", d->name, n && d->name[n - 1] == '/' ? "" : "/");
+		dir = dbuf;
+	} else {
+		dir = "<UNKNOWN>";
+	}
+	ss_concatenate_paths(full, SINSP_MAX_PATH, dir, strlen(dir), name, nlen + 1);
+	sb_puts(out, full);
+}
+
+/* evt.abspath[.src|.dst]: the absolute path of the *at() calls */
+static int extract_abspath(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *f,
+			   struct field_value *v)
+{
+	int dst = f->has_arg && strcmp(f->arg_name, "dst") == 0;
+	uint32_t di, ni;
+	struct sbuf *b;
+
+	switch (e->scap.type) {
+	case PPME_SYSCALL_RENAMEAT_X: case PPME_SYSCALL_RENAMEAT2_X:
+	case PPME_SYSCALL_LINKAT_2_X:
+		di = dst ? 3 : 1;
+		ni = dst ? 4 : 2;
+		break;
+	case PPME_SYSCALL_SYMLINKAT_X:
+		di = 2;
+		ni = 3;
+		break;
+	case PPME_SYSCALL_OPENAT_2_X: case PPME_SYSCALL_OPENAT2_X: case PPME_SYSCALL_UNLINKAT_2_X:
+	case PPME_SYSCALL_MKDIRAT_X: case PPME_SYSCALL_FCHMODAT_X:
+		di = 1;
+		ni = 2;
+		break;
+	default:
+		return 0;
+	}
+	if (!e->thread || e->scap.nparams <= ni)
+		return 0;
+	b = scratch();
+	resolve_at(s, e->thread, &e->scap, di, ni, b);
+	return set_sbuf(v, b);
+}
+
 /* fd.name of an exit without an fd entry (extract_fdname_from_creator):
  * the path or tuple a failed creation named, "" for other exits; 0 for
  * enter events */
@@ -1416,10 +1482,6 @@ static int creator_name(struct sinsp *s, struct sinsp_evt *e, struct sbuf *out)
 	uint16_t type = e->scap.type;
 	const struct scap_evt *src = &e->scap;
 	struct sbuf *val;
-	char full[SINSP_MAX_PATH + 1], dbuf[SINSP_MAX_PATH + 2], nbuf[SINSP_MAX_PATH + 1];
-	const char *name, *dir;
-	size_t nlen;
-	int64_t dirfd;
 	int ni = 2, di = 1;
 
 	if (ppm_event_is_enter(type))
@@ -1442,26 +1504,9 @@ static int creator_name(struct sinsp *s, struct sinsp_evt *e, struct sbuf *out)
 		di = 0;
 		/* fall through */
 	case PPME_SYSCALL_OPENAT_2_X: case PPME_SYSCALL_OPENAT2_X: {
-		struct sinsp_fdinfo *d;
-
 		if (src->nparams <= (uint32_t)ni)
 			return 1;
-		name = evt_str(src, (uint32_t)ni, nbuf, sizeof(nbuf), &nlen);
-		dirfd = evt_int(src, (uint32_t)di);
-		if (name[0] == '/') {
-			dir = "";
-		} else if (dirfd == PPM_AT_FDCWD) {
-			dir = thread_cwd(s, e->thread);
-		} else if ((d = thread_fd(s, e->thread, dirfd)) != NULL) {
-			size_t n = strlen(d->name);
-
-			snprintf(dbuf, sizeof(dbuf), "%s%s", d->name, n && d->name[n - 1] == '/' ? "" : "/");
-			dir = dbuf;
-		} else {
-			dir = "<UNKNOWN>";
-		}
-		ss_concatenate_paths(full, SINSP_MAX_PATH, dir, strlen(dir), name, nlen + 1);
-		sb_puts(out, full);
+		resolve_at(s, e->thread, src, (uint32_t)di, (uint32_t)ni, out);
 		return 1;
 	}
 	default:
