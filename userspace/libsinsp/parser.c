@@ -1248,15 +1248,28 @@ void parse_event(struct sinsp *s, struct sinsp_evt *evt)
 {
 	struct sinsp_threadinfo *t;
 
+	int filter_later = evt->info && (evt->info->flags & EF_MODIFIES_STATE);
+
 	reset(s, evt);
-	parse_by_type(s, evt);
+	if (s->capture_filter && !filter_later &&
+	    !s->capture_filter(s->capture_filter_ctx, s, evt)) {
+		evt->rejected = 1;
+	} else {
+		parse_by_type(s, evt);
+		/* an fd created by the exit becomes the thread's last event fd
+		 * (the reference does so for the filtering engine: fd.num,
+		 * unpaired exits) */
+		t = evt->thread;
+		if (t && evt->fd >= 0 && !ppm_event_is_enter(evt->scap.type))
+			t->lastevent_fd = evt->fd;
+		if (evt->fdinfo)
+			evt->uses_fd = 1;
+		if (s->capture_filter && filter_later)
+			evt->rejected = !s->capture_filter(s->capture_filter_ctx, s, evt);
+	}
 	if (evt->fdinfo)
 		evt->uses_fd = 1;
 	t = evt->thread;
-	/* an fd created by the exit becomes the thread's last event fd (the
-	 * reference does so for the filtering engine: fd.num, unpaired exits) */
-	if (t && evt->fd >= 0 && !ppm_event_is_enter(evt->scap.type))
-		t->lastevent_fd = evt->fd;
 	if (t && evt->scap.type != PPME_SCHEDSWITCH_1_E && evt->scap.type != PPME_SCHEDSWITCH_6_E) {
 		t->prevevent_ts = t->lastevent_ts;
 		t->lastevent_ts = evt->scap.ts;

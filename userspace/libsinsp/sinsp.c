@@ -115,6 +115,7 @@ int sinsp_next(struct sinsp *s, struct sinsp_evt *evt)
 	evt->filtered_out = 0;
 	evt->has_enter = 0;
 	evt->uses_fd = 0;
+	evt->rejected = 0;
 	parse_event(s, evt);
 	if (evt->scap.dump_flags & SCAP_DF_STATE_ONLY)
 		evt->filtered_out = 1;

@@ -89,6 +89,8 @@ struct sinsp_evt {
 	 * EF_USES_FD enter, a paired EF_USES_FD exit, or an fd a parser
 	 * created): fd.* fields exist, fd.name is "" when fdinfo is NULL */
 	int uses_fd;
+	/* rejected by the capture filter of struct sinsp (see there) */
+	int rejected;
 };
 
 struct sinsp_threadtable;
@@ -109,6 +111,13 @@ struct sinsp {
 	const struct scap_metadata *meta;
 	/* additions (state engine) */
 	struct fd_pool *fd_pool;	/* recycled fd entries */
+	/* optional capture filter, run inside the parser as sinsp does: after
+	 * the thread/fd lookup and before the event's state update, or after
+	 * it for EF_MODIFIES_STATE events.  An event rejected before its
+	 * update does not change the state (vm counters, socket roles...).
+	 * Returns 1 to keep the event; evt->rejected is set otherwise. */
+	int (*capture_filter)(void *ctx, struct sinsp *s, struct sinsp_evt *e);
+	void *capture_filter_ctx;
 };
 
 /* open: takes ownership of the scap handle and loads its metadata */

@@ -269,8 +269,8 @@ static int handle_event(struct run *r, struct sinsp *s, struct sinsp_evt *e)
 	if (o->max_secs && e->scap.ts >= s->first_ts + o->max_secs * 1000000000ULL)
 		return 1;
 	r->total++;
-	if (r->flt && !o->display_filter && !(o->debug && is_procinfo))
-		pass = filter_run(r->flt, s, e);
+	if (r->flt && !o->display_filter)
+		pass = !e->rejected;	/* capture_filter() ran inside the parser */
 	if (!pass) {
 		if (r->w.o && (is_procinfo || (o->fatfile && modifies_state(e)))) {
 			rc = writer_event(&r->w, e, is_procinfo ? e->scap.dump_flags : SCAP_DF_STATE_ONLY);
@@ -322,6 +322,16 @@ static void print_progress(struct scap *h, int final)
 		fputc('\n', stderr);
 }
 
+/* the capture filter, run by the state engine before the state update */
+static int capture_filter(void *ctx, struct sinsp *s, struct sinsp_evt *e)
+{
+	struct run *r = ctx;
+
+	if (r->o->debug && e->scap.type == PPME_PROCINFO_E)
+		return 1;
+	return filter_run(r->flt, s, e);
+}
+
 static int run_source(struct run *r, struct scap *h)
 {
 	char err[SCAP_ERRBUF_SIZE] = "";
@@ -333,6 +343,10 @@ static int run_source(struct run *r, struct scap *h)
 	if (!s) {
 		fprintf(stderr, "%s\n", err[0] ? err : "can't initialize the state engine");
 		return 1;
+	}
+	if (r->flt && !r->o->display_filter) {
+		s->capture_filter = capture_filter;
+		s->capture_filter_ctx = r;
 	}
 	if (r->chisels) {
 		chisel_set_sinsp(r->chisels, s);
