@@ -1356,6 +1356,19 @@ static int fd_is_serv(const struct sinsp_fdinfo *fd)
 	return fd->type == SCAP_FD_IPV4_SERVSOCK || fd->type == SCAP_FD_IPV6_SERVSOCK;
 }
 
+/* an address of one of the machine's IPv4 interfaces (IL block) */
+static int ipv4_is_local(struct sinsp *s, const uint8_t *ip)
+{
+	const struct scap_metadata *m = s->meta;
+	uint32_t a;
+
+	memcpy(&a, ip, 4);
+	for (uint32_t i = 0; m && i < m->nipv4; i++)
+		if (m->ipv4[i].addr == a)
+			return 1;
+	return 0;
+}
+
 static int set_ip(struct field_value *v, const struct sinsp_fdinfo *fd, const uint8_t *ip)
 {
 	if (fd_is_v6(fd)) {
@@ -1695,7 +1708,10 @@ static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_r
 		if (fd->type == SCAP_FD_UNIX_SOCK)
 			return set_str(v, "unix", 4);
 		return 0;
-	case F_FD_IS_SERVER: return set_u(v, PT_BOOL, fd->is_server || fd_is_serv(fd));
+	case F_FD_IS_SERVER:	/* listening, or an IPv4 peer address of this machine */
+		if (fd->type == SCAP_FD_IPV4_SOCK)
+			return set_u(v, PT_BOOL, (uint64_t)ipv4_is_local(s, fd->dip));
+		return set_u(v, PT_BOOL, (uint64_t)fd_is_serv(fd));
 	case F_FD_CONNECTED: return set_u(v, PT_BOOL, fd->is_socket_connected);
 	case F_FD_NAME_CHANGED: return set_u(v, PT_BOOL, 0);
 	case F_FD_UID: {
