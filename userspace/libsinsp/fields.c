@@ -929,7 +929,10 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 			return set_u(v, PT_BOOL, (fl & 1) != 0);
 		if (f->id == F_EVT_IS_OPEN_WRITE)
 			return set_u(v, PT_BOOL, (fl & 2) != 0);
-		return set_u(v, PT_BOOL, (fl & (1 << 14)) != 0 || (fl & (1 << 8)) != 0);
+		/* created (O_CREAT, O_TMPFILE) with an exec permission bit */
+		idx = evt_pindex_lit(e, "mode");
+		return set_u(v, PT_BOOL, (fl & (4 | 8192)) && idx >= 0 &&
+			     (evt_param_i64(e, idx) & 0111) != 0);
 	}
 	default:
 		return 0;
