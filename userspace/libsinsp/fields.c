@@ -795,14 +795,11 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 	case F_EVT_DIR: return set_str(v, enter ? ">" : "<", 1);
 	case F_EVT_TYPE: return set_cstr(v, render_evt_type(e));
 	case F_EVT_ABSPATH: return extract_abspath(s, e, f, v);
-	case F_EVT_TYPE_IS: {
-		const char *t = render_evt_type(e);
+	case F_EVT_TYPE_IS: {	/* numeric event type ids only: a name never matches */
 		char *end;
 		long num = strtol(f->arg_name, &end, 10);
 
-		if (*end == 0 && end != f->arg_name)
-			return set_u(v, PT_UINT32, e->scap.type == num);
-		return set_u(v, PT_UINT32, strcmp(t, f->arg_name) == 0);
+		return set_u(v, PT_UINT32, *end == 0 && end != f->arg_name && e->scap.type == num);
 	}
 	case F_SYSCALL_TYPE:
 		if (!e->info || (e->info->category & (EC_INTERNAL | EC_SCHEDULER)))
