@@ -1635,7 +1635,7 @@ static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_r
 	case F_FD_NET:
 		if (!fd_is_ip(fd))
 			return 0;
-		return set_ip(v, fd, fd_is_serv(fd) ? fd->sip : fd->sip);
+		return set_ip(v, fd, fd->sip);
 	case F_FD_CIP:
 	case F_FD_CNET:
 		if (!fd_is_ip(fd) || fd_is_serv(fd))

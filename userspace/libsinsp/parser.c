@@ -1099,6 +1099,10 @@ static void parse_by_type(struct sinsp *s, struct sinsp_evt *evt)
 {
 	const struct scap_evt *e = &evt->scap;
 
+	if (is_clone_exit(e->type)) {
+		parse_clone_exit(s, evt);
+		return;
+	}
 	switch (e->type) {
 	case PPME_SYSCALL_OPEN_X:
 	case PPME_SYSCALL_CREAT_X:
@@ -1125,19 +1129,6 @@ static void parse_by_type(struct sinsp *s, struct sinsp_evt *evt)
 		break;
 	case PPME_SOCKET_SENDTO_E:
 		parse_sendto_enter(s, evt);
-		break;
-	case PPME_SYSCALL_CLONE_11_X:
-	case PPME_SYSCALL_CLONE_16_X:
-	case PPME_SYSCALL_CLONE_17_X:
-	case PPME_SYSCALL_CLONE_20_X:
-	case PPME_SYSCALL_FORK_X:
-	case PPME_SYSCALL_FORK_17_X:
-	case PPME_SYSCALL_FORK_20_X:
-	case PPME_SYSCALL_VFORK_X:
-	case PPME_SYSCALL_VFORK_17_X:
-	case PPME_SYSCALL_VFORK_20_X:
-	case PPME_SYSCALL_CLONE3_X:
-		parse_clone_exit(s, evt);
 		break;
 	case PPME_SYSCALL_EXECVE_8_X:
 	case PPME_SYSCALL_EXECVE_13_X:
