@@ -735,21 +735,14 @@ static int fill_users(struct scap_metadata *m)
 {
 	struct passwd *pw;
 	struct group *gr;
-	uint32_t cap = 0;
 
 	setpwent();
 	while ((pw = getpwent())) {
-		struct scap_userinfo *u;
+		struct scap_userinfo *u = scap_metadata_new_user(m);
 
-		if (m->nusers == cap) {
-			cap = cap ? cap * 2 : 32;
-			u = realloc(m->users, cap * sizeof(*u));
-			if (!u)
-				return -1;
-			m->users = u;
-		}
-		u = &m->users[m->nusers++];
-		memset(u, 0, sizeof(*u));
+		if (!u)
+			return -1;
+		m->nusers++;
 		u->uid = pw->pw_uid;
 		u->gid = pw->pw_gid;
 		snprintf(u->name, sizeof(u->name), "%s", pw->pw_name);
@@ -757,19 +750,13 @@ static int fill_users(struct scap_metadata *m)
 		snprintf(u->shell, sizeof(u->shell), "%s", pw->pw_shell ? pw->pw_shell : "");
 	}
 	endpwent();
-	cap = 0;
 	setgrent();
 	while ((gr = getgrent())) {
-		struct scap_groupinfo *g;
+		struct scap_groupinfo *g = scap_metadata_new_group(m);
 
-		if (m->ngroups == cap) {
-			cap = cap ? cap * 2 : 32;
-			g = realloc(m->groups, cap * sizeof(*g));
-			if (!g)
-				return -1;
-			m->groups = g;
-		}
-		g = &m->groups[m->ngroups++];
+		if (!g)
+			return -1;
+		m->ngroups++;
 		g->gid = gr->gr_gid;
 		snprintf(g->name, sizeof(g->name), "%s", gr->gr_name);
 	}

@@ -412,16 +412,6 @@ static int parse_fdl(struct scap_metadata *m, int v2, struct cursor *blk,
 	return 0;
 }
 
-static void *grow_array(void *arr, uint32_t n, size_t sz)
-{
-	/* capacity: 4, then doubled whenever n reaches a power of two */
-	if (n != 0 && (n < 4 || (n & (n - 1))))
-		return arr;
-	if (n >= UINT32_MAX / 2)
-		return NULL;
-	return realloc(arr, (size_t)(n ? n * 2 : 4) * sz);
-}
-
 static int parse_if_entry(struct scap_metadata *m, struct cursor *c, char *err)
 {
 	uint16_t type = cur_u16(c);
@@ -436,13 +426,10 @@ static int parse_if_entry(struct scap_metadata *m, struct cursor *c, char *err)
 		return -1;
 	}
 	if (type == SCAP_II_IPV4 || type == SCAP_II_IPV4_NOLINKSPEED) {
-		struct scap_ifinfo_ipv4 *e, *arr = grow_array(m->ipv4, m->nipv4, sizeof(*e));
+		struct scap_ifinfo_ipv4 *e = scap_metadata_new_ipv4(m);
 
-		if (!arr)
+		if (!e)
 			goto oom;
-		m->ipv4 = arr;
-		e = &arr[m->nipv4];
-		memset(e, 0, sizeof(*e));
 		e->type = type;
 		e->addr = cur_u32(c);
 		e->netmask = cur_u32(c);
@@ -455,13 +442,10 @@ static int parse_if_entry(struct scap_metadata *m, struct cursor *c, char *err)
 		memcpy(e->ifname, p, namelen);
 		m->nipv4++;
 	} else if (type == SCAP_II_IPV6 || type == SCAP_II_IPV6_NOLINKSPEED) {
-		struct scap_ifinfo_ipv6 *e, *arr = grow_array(m->ipv6, m->nipv6, sizeof(*e));
+		struct scap_ifinfo_ipv6 *e = scap_metadata_new_ipv6(m);
 
-		if (!arr)
+		if (!e)
 			goto oom;
-		m->ipv6 = arr;
-		e = &arr[m->nipv6];
-		memset(e, 0, sizeof(*e));
 		e->type = type;
 		if ((p = cur_take(c, 16)))
 			memcpy(e->addr, p, 16);
@@ -519,13 +503,10 @@ static int parse_ul_entry(struct scap_metadata *m, struct cursor *c, char *err)
 	uint8_t kind = cur_u8(c);
 
 	if (kind == USERBLOCK_TYPE_USER) {
-		struct scap_userinfo *u, *arr = grow_array(m->users, m->nusers, sizeof(*u));
+		struct scap_userinfo *u = scap_metadata_new_user(m);
 
-		if (!arr)
+		if (!u)
 			goto oom;
-		m->users = arr;
-		u = &arr[m->nusers];
-		memset(u, 0, sizeof(*u));
 		u->uid = cur_u32(c);
 		u->gid = cur_u32(c);
 		if (take_fixed(c, u->name, SCAP_MAX_CRED_LEN, "user name", err) ||
@@ -534,13 +515,10 @@ static int parse_ul_entry(struct scap_metadata *m, struct cursor *c, char *err)
 			goto bad;
 		m->nusers++;
 	} else {
-		struct scap_groupinfo *g, *arr = grow_array(m->groups, m->ngroups, sizeof(*g));
+		struct scap_groupinfo *g = scap_metadata_new_group(m);
 
-		if (!arr)
+		if (!g)
 			goto oom;
-		m->groups = arr;
-		g = &arr[m->ngroups];
-		memset(g, 0, sizeof(*g));
 		g->gid = cur_u32(c);
 		if (take_fixed(c, g->name, SCAP_MAX_CRED_LEN, "group name", err))
 			goto bad;

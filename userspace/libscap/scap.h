@@ -248,6 +248,12 @@ int scap_decode_params(struct scap_evt *evt);
 void scap_metadata_free(struct scap_metadata *m);
 struct scap_threadinfo *scap_metadata_add_thread(struct scap_metadata *m);
 struct scap_fdinfo *scap_thread_add_fd(struct scap_threadinfo *t);
+/* a zeroed slot at index n{users,groups,ipv4,ipv6}; the caller fills it
+ * and then counts it (so a half-parsed entry is never counted) */
+struct scap_userinfo *scap_metadata_new_user(struct scap_metadata *m);
+struct scap_groupinfo *scap_metadata_new_group(struct scap_metadata *m);
+struct scap_ifinfo_ipv4 *scap_metadata_new_ipv4(struct scap_metadata *m);
+struct scap_ifinfo_ipv6 *scap_metadata_new_ipv6(struct scap_metadata *m);
 
 /* writer (savefile_write.c) */
 struct scap_dumper;

@@ -45,6 +45,45 @@ struct scap_threadinfo *scap_metadata_add_thread(struct scap_metadata *m)
 	return t;
 }
 
+/* A zeroed slot after the n elements of *arr, growing it to the next power
+ * of two (at least 4) when n reaches one; NULL when out of memory. */
+static void *new_slot(void **arr, uint32_t n, size_t sz)
+{
+	void *p = *arr;
+
+	if (n == 0 || (n >= 4 && !(n & (n - 1)))) {
+		if (n >= UINT32_MAX / 2)
+			return NULL;
+		p = realloc(*arr, (size_t)(n ? n * 2 : 4) * sz);
+		if (!p)
+			return NULL;
+		*arr = p;
+	}
+	p = (char *)p + (size_t)n * sz;
+	memset(p, 0, sz);
+	return p;
+}
+
+struct scap_userinfo *scap_metadata_new_user(struct scap_metadata *m)
+{
+	return new_slot((void **)&m->users, m->nusers, sizeof(*m->users));
+}
+
+struct scap_groupinfo *scap_metadata_new_group(struct scap_metadata *m)
+{
+	return new_slot((void **)&m->groups, m->ngroups, sizeof(*m->groups));
+}
+
+struct scap_ifinfo_ipv4 *scap_metadata_new_ipv4(struct scap_metadata *m)
+{
+	return new_slot((void **)&m->ipv4, m->nipv4, sizeof(*m->ipv4));
+}
+
+struct scap_ifinfo_ipv6 *scap_metadata_new_ipv6(struct scap_metadata *m)
+{
+	return new_slot((void **)&m->ipv6, m->nipv6, sizeof(*m->ipv6));
+}
+
 struct scap_fdinfo *scap_thread_add_fd(struct scap_threadinfo *t)
 {
 	struct scap_fdinfo *f;
