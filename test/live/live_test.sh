@@ -152,7 +152,9 @@ check_workload() {
 		"$W < recvfrom res=4 data=ping tuple=127.0.0.1:[0-9]+->127.0.0.1:$PORT $" \
 		"$W < recvfrom res=4 data=pong tuple=127.0.0.1:$PORT->127.0.0.1:[0-9]+ $" \
 		"$W < bind res=0 addr=127.0.0.1:$((PORT + 1)) $" \
-		"$W > sendto fd=4\(<4u?>\) size=6 tuple=0.0.0.0:[0-9]+->127.0.0.1:$((PORT + 1)) $" \
+		"$W > connect fd=4\(<4u?>\) addr=127.0.0.1:$((PORT + 1)) $" \
+		"$W < connect res=0 tuple=127.0.0.1:[0-9]+->127.0.0.1:$((PORT + 1)) $" \
+		"$W > sendto fd=4\(<4u>127.0.0.1:[0-9]+->127.0.0.1:$((PORT + 1))\) size=6 tuple=127.0.0.1:[0-9]+->127.0.0.1:$((PORT + 1)) $" \
 		"$W < sendto res=6 data=dgram! $" \
 		"$W > recvfrom fd=3\(<4u>127.0.0.1:$((PORT + 1))\) size=16 $" \
 		"$W < recvfrom res=6 data=dgram! tuple=127.0.0.1:[0-9]+->127.0.0.1:$((PORT + 1)) $" \
