@@ -49,25 +49,18 @@
 #define PPM_AF_INET 2
 #define PPM_AF_INET6 10
 
-static u32 type_size(u8 type)
-{
-	switch (type) {
-	case PT_INT8: case PT_UINT8: case PT_FLAGS8: case PT_SIGTYPE:
-	case PT_L4PROTO: case PT_SOCKFAMILY:
-		return 1;
-	case PT_INT16: case PT_UINT16: case PT_SYSCALLID: case PT_PORT:
-	case PT_FLAGS16:
-		return 2;
-	case PT_INT32: case PT_UINT32: case PT_BOOL: case PT_IPV4ADDR:
-	case PT_UID: case PT_GID: case PT_FLAGS32: case PT_SIGSET: case PT_MODE:
-		return 4;
-	case PT_INT64: case PT_UINT64: case PT_ERRNO: case PT_FD: case PT_PID:
-	case PT_RELTIME: case PT_ABSTIME: case PT_DOUBLE:
-		return 8;
-	default:
-		return 0;
-	}
-}
+/* bytes of the fixed-size parameter types; 0 for the others */
+static const u8 pt_size[256] = {
+	[PT_INT8] = 1, [PT_UINT8] = 1, [PT_FLAGS8] = 1, [PT_SIGTYPE] = 1,
+	[PT_L4PROTO] = 1, [PT_SOCKFAMILY] = 1,
+	[PT_INT16] = 2, [PT_UINT16] = 2, [PT_SYSCALLID] = 2, [PT_PORT] = 2,
+	[PT_FLAGS16] = 2,
+	[PT_INT32] = 4, [PT_UINT32] = 4, [PT_BOOL] = 4, [PT_IPV4ADDR] = 4,
+	[PT_UID] = 4, [PT_GID] = 4, [PT_FLAGS32] = 4, [PT_SIGSET] = 4,
+	[PT_MODE] = 4,
+	[PT_INT64] = 8, [PT_UINT64] = 8, [PT_ERRNO] = 8, [PT_FD] = 8,
+	[PT_PID] = 8, [PT_RELTIME] = 8, [PT_ABSTIME] = 8, [PT_DOUBLE] = 8,
+};
 
 static int room(struct kfill *f, u32 len)
 {
@@ -92,25 +85,29 @@ static int put_raw(struct kfill *f, const void *p, u32 len)
 	return commit(f, len);
 }
 
+/* a number stored with the size of its type (little endian) */
 static int put_num(struct kfill *f, u8 type, u64 v)
 {
-	u32 n = type_size(type);
-	u8 b1 = v;
-	u16 b2 = v;
-	u32 b4 = v;
+	u32 n = pt_size[type];
+	u8 *p = f->buf + f->pos;
 
+	if (!room(f, n))
+		return -E2BIG;
 	switch (n) {
 	case 1:
-		return put_raw(f, &b1, 1);
+		*p = v;
+		break;
 	case 2:
-		return put_raw(f, &b2, 2);
+		put_unaligned((u16)v, (u16 *)p);
+		break;
 	case 4:
-		return put_raw(f, &b4, 4);
+		put_unaligned((u32)v, (u32 *)p);
+		break;
 	case 8:
-		return put_raw(f, &v, 8);
-	default:
-		return put_raw(f, NULL, 0);
+		put_unaligned(v, (u64 *)p);
+		break;
 	}
+	return commit(f, n);
 }
 
 static int put_str(struct kfill *f, const char *s)

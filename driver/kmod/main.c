@@ -77,52 +77,80 @@ static bool skip_task(struct task_struct *t)
 	return skip && t->tgid == skip;
 }
 
-/* copy a filled event from scratch into the ring, or count a drop */
-static void ring_push(struct kring *r, u32 len)
+/* free bytes; one slot stays unused so that head == tail means empty */
+static inline u64 ring_space(u64 size, u64 head, u64 tail)
+{
+	return size - ((head - tail) & (size - 1)) - KMOD_EVT_ALIGN;
+}
+
+/* publish an event of @len bytes written at @head */
+static inline void ring_commit(struct kring *r, u64 head, u32 len)
+{
+	head += ALIGN(len, KMOD_EVT_ALIGN);
+	if (head == r->info->size)
+		head = 0;
+	smp_store_release(&r->info->head, head);
+	r->info->n_written++;
+}
+
+/* copy an event built in scratch into the ring, wrapping to offset 0 */
+static void ring_push(struct kring *r, u64 head, u64 tail, u32 len)
+{
+	u64 size = r->info->size, alen = ALIGN(len, KMOD_EVT_ALIGN);
+
+	if (ring_space(size, head, tail) < size - head + alen) {
+		r->info->n_drops_buffer++;
+		return;
+	}
+	if (size - head >= KMOD_WRAP_MIN)
+		((struct ppm_evt_hdr *)(r->data + head))->len = 0;
+	memcpy(r->data, r->scratch, len);
+	ring_commit(r, 0, len);
+}
+
+/*
+ * Build the event straight into the ring at head.  Only when it does not
+ * fit before the end of the ring is it built again in scratch and copied
+ * to offset 0; when it does not fit in the free space it is a drop.
+ */
+static void record(struct kring *r, struct kfill *f, u16 type)
 {
 	struct kmod_ring_info *info = r->info;
 	u64 size = info->size, head = info->head;
 	u64 tail = smp_load_acquire(&info->tail);
-	u64 alen = ALIGN(len, KMOD_EVT_ALIGN), used, space, need;
-
-	if (tail >= size) {
-		info->n_drops_buffer++;
-		return;
-	}
-	used = (head + size - tail) % size;
-	space = size - used - KMOD_EVT_ALIGN;
-	need = size - head < alen ? size - head + alen : alen;
-	if (space < need) {
-		info->n_drops_buffer++;
-		return;
-	}
-	if (size - head < alen) {
-		if (size - head >= KMOD_WRAP_MIN)
-			((struct ppm_evt_hdr *)(r->data + head))->len = 0;
-		head = 0;
-	}
-	memcpy(r->data + head, r->scratch, len);
-	head += alen;
-	if (head == size)
-		head = 0;
-	smp_store_release(&info->head, head);
-	info->n_written++;
-}
-
-static void record(struct kring *r, struct kfill *f, u16 type)
-{
+	u64 space, room;
 	int len;
 
-	r->info->n_seen++;
-	f->buf = r->scratch;
-	f->cap = KMOD_SCRATCH_SIZE;
-	f->snaplen = READ_ONCE(g_snaplen);
-	len = kmod_fill_event(f, type);
-	if (len < 0) {
-		r->info->n_drops_fault++;
+	info->n_seen++;
+	if (unlikely(tail >= size || (tail & (KMOD_EVT_ALIGN - 1)))) {
+		info->n_drops_buffer++;
 		return;
 	}
-	ring_push(r, len);
+	space = ring_space(size, head, tail);
+	room = min3(space, size - head, (u64)KMOD_SCRATCH_SIZE);
+	f->snaplen = READ_ONCE(g_snaplen);
+	f->buf = r->data + head;
+	f->cap = room;
+	len = kmod_fill_event(f, type);
+	if (likely(len >= 0)) {
+		ring_commit(r, head, len);
+		return;
+	}
+	if (room == KMOD_SCRATCH_SIZE) {
+		info->n_drops_fault++;
+		return;
+	}
+	if (room == space) {
+		info->n_drops_buffer++;
+		return;
+	}
+	f->buf = r->scratch;
+	f->cap = KMOD_SCRATCH_SIZE;
+	len = kmod_fill_event(f, type);
+	if (len < 0)
+		info->n_drops_fault++;
+	else
+		ring_push(r, head, tail, len);
 }
 
 static void syscall_probe(struct pt_regs *regs, long id, long ret, bool is_exit)

@@ -5,8 +5,10 @@
  * keeps reading for a short tail, then writes everything to a .scap file and
  * prints the driver counters.  Used inside the qemu guest, where the full
  * sysdig CLI may not be available yet.
- * usage: kmod_capture OUT.scap [-s SNAPLEN] [-n] -- CMD [ARGS...]
+ * usage: kmod_capture OUT.scap [-s SNAPLEN] [-n] [-d] -- CMD [ARGS...]
  *        -n: do not write events (count only)
+ *        -d: read nothing until CMD ended (the probes' own cost, given a
+ *            ring large enough for the whole run)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -42,11 +44,13 @@ static pid_t spawn(char **argv)
 
 /* read events until the child ended and 300 ms passed */
 static int capture(struct scap *h, struct scap_dumper *d, pid_t child,
-		   uint64_t *nevts, int *status)
+		   uint64_t *nevts, int *status, int defer)
 {
 	uint64_t end = 0;
 	struct scap_evt ev;
 
+	if (defer && waitpid(child, status, 0) == child)
+		end = now_ns() + 300000000ull;
 	for (;;) {
 		int rc = scap_next(h, &ev);
 
@@ -77,12 +81,12 @@ int main(int argc, char **argv)
 	struct scap_dumper *d = NULL;
 	struct scap_stats st;
 	uint64_t n = 0, t0;
-	int i = 2, count_only = 0, status = 0;
+	int i = 2, count_only = 0, defer = 0, status = 0;
 	struct scap *h;
 	pid_t child;
 
 	if (argc < 4) {
-		fprintf(stderr, "usage: kmod_capture OUT.scap [-s SNAPLEN] [-n] -- CMD [ARGS...]\n");
+		fprintf(stderr, "usage: kmod_capture OUT.scap [-s SNAPLEN] [-n] [-d] -- CMD [ARGS...]\n");
 		return 2;
 	}
 	for (; i < argc && strcmp(argv[i], "--"); i++) {
@@ -90,6 +94,8 @@ int main(int argc, char **argv)
 			o.snaplen = (uint32_t)atoi(argv[++i]);
 		else if (!strcmp(argv[i], "-n"))
 			count_only = 1;
+		else if (!strcmp(argv[i], "-d"))
+			defer = 1;
 	}
 	if (i + 1 >= argc) {
 		fprintf(stderr, "kmod_capture: missing -- CMD\n");
@@ -110,7 +116,7 @@ int main(int argc, char **argv)
 	}
 	t0 = now_ns();
 	child = spawn(argv + i + 1);
-	if (capture(h, d, child, &n, &status)) {
+	if (capture(h, d, child, &n, &status, defer)) {
 		scap_close(h);
 		return 1;
 	}

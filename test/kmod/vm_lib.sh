@@ -115,12 +115,15 @@ vm_make_root() {
 }
 
 # vm_boot ROOT KERNEL OUTDIR "cmdline words" [smp] : runs the guest, extracts OUTDIR
+# (VM_QEMU_EXTRA: more qemu options, e.g. "-icount shift=0,sleep=off")
 vm_boot() {
 	local root=$1 kernel=$2 out=$3 words=$4 smp=${5:-1} cpio
 	cpio=$out/initramfs.cpio
 	(cd "$root" && find . | cpio -o -H newc --quiet) >"$cpio" || return 1
 	rm -f "$out/disk.img" && truncate -s 1G "$out/disk.img"
+	# shellcheck disable=SC2086
 	timeout "${VM_TIMEOUT:-300}" qemu-system-x86_64 -accel tcg -cpu qemu64 -m 1024 -smp "$smp" \
+		${VM_QEMU_EXTRA:-} \
 		-kernel "$kernel" -initrd "$cpio" \
 		-append "console=ttyS0 quiet panic=-1 $words" \
 		-drive file="$out/disk.img",format=raw,if=virtio,cache=unsafe \

@@ -4,8 +4,11 @@
  * Opens /dev/sysdigc0..N-1 (one per CPU), maps each ring (kmod_abi.h:
  * info page + data), configures snaplen / event mask / self-skip through
  * ioctls and starts the capture.  next() returns the oldest event among the
- * CPU ring heads, pointing straight into the mapped ring; the ring tail is
- * advanced only on the following call, so the event stays valid until then.
+ * CPU rings, pointing straight into the mapped ring; it stays valid until
+ * the following call.  A ring's head is read again only once the reader
+ * reached the head seen last, consumed space is handed back to the module
+ * when every ring is read (or every KMOD_RELEASE_BYTES), and when the rings
+ * are nearly empty the reader sleeps for an adaptive time.
  * The metadata comes from the shared /proc snapshot (proc_snapshot.c).
  */
 #define _GNU_SOURCE
@@ -24,7 +27,10 @@
 #include "proc_snapshot.h"
 
 #define KMOD_MAX_CPUS 1024
-#define KMOD_POLL_NS 1000000	/* sleep when every ring is empty */
+#define KMOD_NAP_MIN_NS 200000ull	/* shortest sleep when the rings are quiet */
+#define KMOD_NAP_MAX_NS 30000000ull	/* longest one (events then wait <= 30 ms) */
+#define KMOD_BATCH_BYTES 65536	/* less than this pending in every ring: nap */
+#define KMOD_RELEASE_BYTES 262144	/* hand consumed space back at least this often */
 
 struct kmod_cpu {
 	int fd;
@@ -33,6 +39,9 @@ struct kmod_cpu {
 	volatile struct kmod_ring_info *info;
 	const uint8_t *data;
 	uint64_t size;
+	uint64_t pos;		/* next byte to read */
+	uint64_t head;		/* head as last read from the info page */
+	uint64_t unreleased;	/* bytes consumed since the tail was stored */
 };
 
 struct kmod_engine {
@@ -40,6 +49,7 @@ struct kmod_engine {
 	unsigned ncpus;
 	int last;		/* cpu whose event was returned last, or -1 */
 	uint64_t last_alen;
+	uint64_t nap_ns;	/* next sleep, adapted to the event rate */
 };
 
 static void seterr(char *err, const char *fmt, const char *a, int e)
@@ -76,6 +86,11 @@ static int map_cpu(struct kmod_cpu *c, const char *path, char *err)
 	}
 	size = ((struct kmod_ring_info *)p)->size;
 	munmap(p, KMOD_INFO_SIZE);
+	if (size < KMOD_INFO_SIZE || (size & (size - 1))) {
+		snprintf(err, SCAP_ERRBUF_SIZE, "kmod: %s: ring size %llu is not a power of two",
+			 path, (unsigned long long)size);
+		return -1;
+	}
 	c->map_len = KMOD_INFO_SIZE + size;
 	p = mmap(NULL, c->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, c->fd, 0);
 	if (p == MAP_FAILED) {
@@ -133,78 +148,138 @@ static void kmod_close(struct scap *h)
 	h->engine = NULL;
 }
 
-/* event at the tail of c, or NULL if the ring is empty */
+/* the reader's position becomes the ring tail: the module may reuse it */
+static void ring_release(struct kmod_cpu *c)
+{
+	__atomic_store_n(&c->info->tail, c->pos, __ATOMIC_RELEASE);
+	c->unreleased = 0;
+}
+
+/* bytes the module wrote that are not read yet */
+static uint64_t ring_refresh(struct kmod_cpu *c)
+{
+	c->head = __atomic_load_n(&c->info->head, __ATOMIC_ACQUIRE);
+	return (c->head + c->size - c->pos) & (c->size - 1);
+}
+
+/* event at the read position of c, or NULL when c is read up to its head
+ * (events never wrap: a short or zero-length tail means offset 0).  The
+ * head is read again when reached, so that events of the other CPUs are
+ * not returned ahead of newer, older-stamped ones of this CPU. */
 static const uint8_t *ring_peek(struct kmod_cpu *c)
 {
-	uint64_t head = __atomic_load_n(&c->info->head, __ATOMIC_ACQUIRE);
-	uint64_t tail = c->info->tail;
 	uint32_t len;
 
-	while (tail != head) {
-		if (c->size - tail < KMOD_WRAP_MIN) {
-			tail = 0;
-		} else {
-			memcpy(&len, c->data + tail + 16, 4);
-			if (len != 0)
-				return c->data + tail;
-			tail = 0;
+	if (c->pos == c->head)
+		ring_refresh(c);
+	while (c->pos != c->head) {
+		if (c->size - c->pos >= KMOD_WRAP_MIN) {
+			memcpy(&len, c->data + c->pos + 16, 4);
+			/* a zero length at offset 0 is corruption: next() says so */
+			if (len != 0 || c->pos == 0)
+				return c->data + c->pos;
 		}
-		__atomic_store_n(&c->info->tail, tail, __ATOMIC_RELEASE);
+		c->pos = 0;
 	}
 	return NULL;
 }
 
 static void ring_advance(struct kmod_cpu *c, uint64_t alen)
 {
-	uint64_t tail = c->info->tail + alen;
+	c->pos += alen;
+	if (c->pos >= c->size)
+		c->pos = 0;
+	c->unreleased += alen;
+	if (c->unreleased >= KMOD_RELEASE_BYTES)
+		ring_release(c);
+}
 
-	if (tail >= c->size)
-		tail = 0;
-	__atomic_store_n(&c->info->tail, tail, __ATOMIC_RELEASE);
+/* cpu holding the oldest unread event, or -1 */
+static int pick_cpu(struct kmod_engine *k)
+{
+	uint64_t best_ts = 0, ts;
+	int best = -1;
+
+	for (unsigned i = 0; i < k->ncpus; i++) {
+		const uint8_t *e = ring_peek(&k->cpus[i]);
+
+		if (!e)
+			continue;
+		memcpy(&ts, e, 8);
+		if (best < 0 || ts < best_ts) {
+			best = (int)i;
+			best_ts = ts;
+		}
+	}
+	return best;
+}
+
+/* release what was read, look at the heads again; returns the largest
+ * number of unread bytes in one ring */
+static uint64_t refresh_all(struct kmod_engine *k)
+{
+	uint64_t most = 0;
+
+	for (unsigned i = 0; i < k->ncpus; i++) {
+		uint64_t n;
+
+		ring_release(&k->cpus[i]);
+		n = ring_refresh(&k->cpus[i]);
+		if (n > most)
+			most = n;
+	}
+	return most;
+}
+
+/* Sleep while the rings are (nearly) empty, as the reference consumer does:
+ * a wake-up per event or per millisecond costs more than the events.  The
+ * next sleep doubles while little arrives and halves when a ring filled
+ * past 1/16 during the sleep, so bursts cannot overrun the rings. */
+static void nap(struct kmod_engine *k)
+{
+	struct timespec t = { (time_t)(k->nap_ns / 1000000000ull),
+			      (long)(k->nap_ns % 1000000000ull) };
+	uint64_t got;
+
+	nanosleep(&t, NULL);
+	got = refresh_all(k);
+	if (got > k->cpus[0].size / 16)
+		k->nap_ns = k->nap_ns / 2 > KMOD_NAP_MIN_NS ? k->nap_ns / 2 : KMOD_NAP_MIN_NS;
+	else if (got < KMOD_BATCH_BYTES)
+		k->nap_ns = k->nap_ns * 2 < KMOD_NAP_MAX_NS ? k->nap_ns * 2 : KMOD_NAP_MAX_NS;
 }
 
 static int kmod_next(struct scap *h, struct scap_evt *evt)
 {
 	struct kmod_engine *k = h->engine;
-	const uint8_t *best = NULL;
-	uint64_t best_ts = 0;
-	int best_cpu = -1;
+	const uint8_t *e;
+	int cpu;
 
 	if (k->last >= 0)
 		ring_advance(&k->cpus[k->last], k->last_alen);
 	k->last = -1;
-	for (unsigned i = 0; i < k->ncpus; i++) {
-		const uint8_t *e = ring_peek(&k->cpus[i]);
-		uint64_t ts;
-
-		if (!e)
-			continue;
-		memcpy(&ts, e, 8);
-		if (!best || ts < best_ts) {
-			best = e;
-			best_ts = ts;
-			best_cpu = (int)i;
-		}
+	cpu = pick_cpu(k);
+	if (cpu < 0) {
+		if (refresh_all(k) < KMOD_BATCH_BYTES)
+			nap(k);
+		cpu = pick_cpu(k);
+		if (cpu < 0)
+			return SCAP_TIMEOUT;
 	}
-	if (!best) {
-		struct timespec t = { 0, KMOD_POLL_NS };
-
-		nanosleep(&t, NULL);
-		return SCAP_TIMEOUT;
-	}
-	memset(evt, 0, sizeof(*evt));
-	evt->data = best;
-	memcpy(&evt->len, best + 16, 4);
-	evt->ts = best_ts;
-	memcpy(&evt->tid, best + 8, 8);
-	memcpy(&evt->type, best + 20, 2);
-	evt->cpuid = (uint16_t)best_cpu;
-	k->last = best_cpu;
+	e = k->cpus[cpu].data + k->cpus[cpu].pos;
+	evt->data = e;
+	memcpy(&evt->ts, e, 8);
+	memcpy(&evt->tid, e + 8, 8);
+	memcpy(&evt->len, e + 16, 4);
+	memcpy(&evt->type, e + 20, 2);
+	evt->cpuid = (uint16_t)cpu;
+	evt->dump_flags = 0;
+	k->last = cpu;
 	k->last_alen = (evt->len + KMOD_EVT_ALIGN - 1) & ~(uint64_t)(KMOD_EVT_ALIGN - 1);
-	if (evt->len < PPM_EVT_HDR_LEN || evt->len > k->cpus[best_cpu].size ||
+	if (evt->len < PPM_EVT_HDR_LEN || evt->len > k->cpus[cpu].size - k->cpus[cpu].pos ||
 	    scap_decode_params(evt)) {
 		snprintf(h->err, SCAP_ERRBUF_SIZE, "kmod: corrupted event on cpu %d (len %u)",
-			 best_cpu, evt->len);
+			 cpu, evt->len);
 		return SCAP_FAILURE;
 	}
 	return SCAP_SUCCESS;
@@ -276,6 +351,7 @@ struct scap *scap_kmod_open(const struct scap_live_opts *opts, char *err)
 		return NULL;
 	}
 	k->last = -1;
+	k->nap_ns = KMOD_NAP_MIN_NS;
 	/* start first, then snapshot /proc: no gap between the two */
 	if (open_cpus(k, err) || configure(k, opts, err) ||
 	    scap_proc_snapshot(&h->meta, err)) {
