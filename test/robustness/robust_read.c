@@ -8,8 +8,8 @@
  * case is read in a forked child under alarm(): by default with the
  * libscap reader (all events, parameters decoded and touched), which must
  * end with SCAP_EOF or a non-empty error message; with --exec CMD the
- * command `CMD FILE` runs instead and must exit (any status) without a
- * signal or timeout.  A crash, a hang or a silent failure is reported with
+ * command `CMD FILE` runs instead (see exec_all: no signal, no timeout, no
+ * sanitizer report, and a failure says so in exactly one line).  A crash, a hang or a silent failure is reported with
  * the scapmangle command line that reproduces it; the exit status is the
  * number of bad cases (capped at 100).
  *
@@ -21,6 +21,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +40,7 @@ static uint64_t g_seed = 1;
 static unsigned g_cases = 200;
 static unsigned g_timeout = 10;
 static const char *g_exec;
+static char *g_exec_argv[32];	/* g_exec split at spaces, the case file last */
 static unsigned g_jobs = 2;
 static unsigned g_bstep = 1;	/* every g_bstep-th block boundary */
 static unsigned g_bad, g_total;
@@ -144,18 +146,13 @@ static int case_fd(const struct trace_ctx *t, size_t idx, char *repro, size_t rs
 	return fd;
 }
 
-/* in a child: read the case, or exec the external command on it */
-static int run_one(int fd)
+/* in a child: read the case held by memfd fd with the libscap reader */
+static int read_all_fd(int fd)
 {
-	char path[64], *cmd;
+	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	if (!g_exec)
-		return read_all(path);
-	if (asprintf(&cmd, "%s %s >/dev/null 2>&1", g_exec, path) < 0)
-		_exit(6);
-	execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-	_exit(127);
+	return read_all(path);
 }
 
 static int wait_child(pid_t pid)
@@ -177,8 +174,8 @@ static void check_case(const struct trace_ctx *t, size_t idx)
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		alarm(g_timeout);	/* survives exec */
-		_exit(run_one(fd));
+		alarm(g_timeout);
+		_exit(read_all_fd(fd));
 	}
 	close(fd);
 	status = wait_child(pid);
@@ -188,7 +185,7 @@ static void check_case(const struct trace_ctx *t, size_t idx)
 		fprintf(stderr, "BAD %s: %s (scapmangle %s)\n", t->path,
 			WTERMSIG(status) == SIGALRM ? "timeout" : strsignal(WTERMSIG(status)),
 			repro);
-	} else if (!g_exec && WEXITSTATUS(status) != 0) {
+	} else if (WEXITSTATUS(status) != 0) {
 		g_bad++;
 		fprintf(stderr, "BAD %s: reader ended without a message (code %d) (scapmangle %s)\n",
 			t->path, WEXITSTATUS(status), repro);
@@ -208,7 +205,7 @@ static pid_t start_batch(const struct trace_ctx *t, size_t a, size_t b)
 		int fd = case_fd(t, i, repro, sizeof(repro));
 
 		alarm(g_timeout);
-		if (run_one(fd))
+		if (read_all_fd(fd))
 			_exit(1);
 		close(fd);
 	}
@@ -222,11 +219,6 @@ static void check_all(const struct trace_ctx *t)
 	struct { pid_t pid; size_t a, b; } run[64];
 	size_t next = 1, i, nrun = 0;
 
-	if (g_exec) {
-		for (i = 1; i < t->ncases; i++)
-			check_case(t, i);
-		return;
-	}
 	while (next < t->ncases || nrun) {
 		int status;
 		pid_t pid;
@@ -261,6 +253,123 @@ static void check_all(const struct trace_ctx *t)
 	}
 }
 
+/*
+ * --exec mode: every case runs `CMD FILE` in its own child, g_jobs at a
+ * time, stdout to /dev/null and stderr kept in a memfd.  A case is bad when
+ * the command is killed by a signal or the timeout, when a sanitizer
+ * reports anything, or when it fails (non-zero exit) without exactly one
+ * non-empty line on stderr.  The intact file must exit 0.
+ */
+struct exec_case {
+	pid_t pid;
+	int errfd;
+	size_t idx;
+	char repro[1024];
+};
+
+/* split a copy of cmd at spaces into at most max words, NULL-terminated */
+static int split_words(const char *cmd, char **argv, int max)
+{
+	char *copy = strdup(cmd), *w;
+	int n = 0;
+
+	for (w = strtok(copy, " "); w && n < max; w = strtok(NULL, " "))
+		argv[n++] = w;
+	argv[n] = NULL;
+	return n;
+}
+
+static void exec_start(const struct trace_ctx *t, size_t idx, struct exec_case *c)
+{
+	int fd = case_fd(t, idx, c->repro, sizeof(c->repro));
+	char path[64];
+	size_t n = 0;
+
+	c->idx = idx;
+	c->errfd = memfd_create("stderr", MFD_CLOEXEC);
+	if (c->errfd < 0)
+		exit(100);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	c->pid = fork();
+	if (c->pid < 0)
+		exit(100);
+	if (c->pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		if (null < 0 || dup2(null, 1) < 0 || dup2(c->errfd, 2) < 0)
+			_exit(126);
+		while (g_exec_argv[n])
+			n++;
+		g_exec_argv[n] = path;
+		alarm(g_timeout);	/* survives exec */
+		execvp(g_exec_argv[0], g_exec_argv);
+		fprintf(stderr, "can't run %s: %s\n", g_exec_argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(fd);
+}
+
+/* why the finished case is bad, or NULL */
+static const char *exec_verdict(const struct exec_case *c, int status)
+{
+	static char why[600];
+	char err[512];
+	ssize_t n = pread(c->errfd, err, sizeof(err) - 1, 0);
+	char *nl;
+
+	err[n > 0 ? n : 0] = '\0';
+	if (WIFSIGNALED(status))
+		return WTERMSIG(status) == SIGALRM ? "timeout" : strsignal(WTERMSIG(status));
+	if (strstr(err, "Sanitizer") || strstr(err, "runtime error")) {
+		snprintf(why, sizeof(why), "sanitizer report: %.200s", err);
+		return why;
+	}
+	if (c->idx == 0 && WEXITSTATUS(status) != 0) {
+		snprintf(why, sizeof(why), "intact file failed (code %d): %.200s",
+			 WEXITSTATUS(status), err);
+		return why;
+	}
+	if (WEXITSTATUS(status) == 0)
+		return NULL;
+	nl = strchr(err, '\n');
+	if (n <= 1 || !nl || nl[1] != '\0' || nl == err) {
+		snprintf(why, sizeof(why), "exit %d without exactly one error line: \"%.200s\"",
+			 WEXITSTATUS(status), err);
+		return why;
+	}
+	return NULL;
+}
+
+static void exec_all(const struct trace_ctx *t)
+{
+	struct exec_case run[64];
+	size_t next = 0, nrun = 0, i;
+
+	while (next < t->ncases || nrun) {
+		const char *why;
+		int status;
+		pid_t pid;
+
+		while (next < t->ncases && nrun < g_jobs)
+			exec_start(t, next++, &run[nrun++]);
+		pid = wait(&status);
+		if (pid < 0)
+			exit(100);
+		for (i = 0; i < nrun && run[i].pid != pid; i++)
+			;
+		if (i == nrun)
+			continue;
+		g_total++;
+		why = exec_verdict(&run[i], status);
+		if (why) {
+			g_bad++;
+			fprintf(stderr, "BAD %s: %s (scapmangle %s)\n", t->path, why, run[i].repro);
+		}
+		close(run[i].errfd);
+		run[i] = run[--nrun];
+	}
+}
+
 static void run_trace(const char *path)
 {
 	struct trace_ctx t = { .path = path };
@@ -273,8 +382,12 @@ static void run_trace(const char *path)
 		t.nb = (mangle_boundaries(&t.dec, &t.bnd) + g_bstep - 1) / g_bstep;
 	t.ncases = 1 + g_cases + t.nb + g_cases;
 	/* the intact file must read cleanly, or the harness proves nothing */
-	check_case(&t, 0);
-	check_all(&t);
+	if (g_exec) {
+		exec_all(&t);
+	} else {
+		check_case(&t, 0);
+		check_all(&t);
+	}
 	free(t.bnd);
 	free(t.raw.p);
 	free(t.dec.p);
@@ -301,6 +414,10 @@ int main(int argc, char **argv)
 			g_exec = argv[i + 1];
 		else
 			break;
+	}
+	if (g_exec && split_words(g_exec, g_exec_argv, 31) < 1) {
+		fprintf(stderr, "robust_read: empty --exec command\n");
+		return 100;
 	}
 	if (g_jobs < 1 || g_jobs > 64)
 		g_jobs = 2;
