@@ -64,12 +64,21 @@ struct scap_bpf_counters {
 	uint64_t n_drops_scratch;	/* record too large to build */
 	uint64_t in_drop;		/* 1 while drops are pending a marker */
 	uint64_t drop_ts;		/* time of the first pending drop */
-	uint64_t pad[2];
+	uint64_t n_suppressed;		/* not captured: task not named settings.comm */
+	uint64_t pad;
 };
 
 /* settings.flags: the sys_enter hook is attached and keeps each thread's
  * enter time, so enter events carry it (else enter time = exit time) */
 #define SCAP_BPF_F_PRECISE_ENTER 1
+/* settings.flags: only tasks named settings.comm (their own comm or their
+ * thread group leader's) are captured, plus the process lifecycle: the
+ * syscalls marked SCAP_BPF_SC_LIFECYCLE and procexit of every task */
+#define SCAP_BPF_F_COMM 2
+
+/* settings.syscall_mask[nr] bits */
+#define SCAP_BPF_SC_CAPTURE 1		/* captured */
+#define SCAP_BPF_SC_LIFECYCLE 2		/* clone/fork/execve...: passes the comm filter */
 
 struct scap_bpf_settings {
 	uint64_t boot_epoch_ns;	/* epoch ns at boot: added to ktime_get_boot_ns */
@@ -77,7 +86,11 @@ struct scap_bpf_settings {
 	uint32_t snaplen;	/* bytes of I/O buffers captured */
 	uint32_t enabled;	/* 0: the programs do nothing */
 	uint32_t flags;		/* SCAP_BPF_F_* */
-	uint8_t syscall_mask[SCAP_BPF_MAX_SYSCALLS];	/* nr -> 1 captured */
+	uint8_t syscall_mask[SCAP_BPF_MAX_SYSCALLS];	/* nr -> SCAP_BPF_SC_* bits */
+	/* SCAP_BPF_F_COMM: the name, NUL-padded, and which of its 16 bytes
+	 * to compare (0xff up to and including its NUL) */
+	uint64_t comm[2];
+	uint64_t comm_mask[2];
 };
 
 #endif

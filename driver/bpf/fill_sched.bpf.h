@@ -69,6 +69,12 @@ static __always_inline void emit_fixed(void *rec, __u32 len, __u64 ts, __u64 tid
 		c->n_written++;
 }
 
+/* one event left out by the comm filter */
+static __always_inline void count_suppressed(void)
+{
+	counters[bpf_get_smp_processor_id() & (SCAP_BPF_MAX_CPUS - 1)].n_suppressed++;
+}
+
 /*
  * tid = the thread going off the CPU, next = the incoming one; the counters
  * are those of the outgoing thread.  Like the reference driver, switches
@@ -83,6 +89,10 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 
 	if (!settings.enabled || !prev->pid || !next->pid || prev->tgid == settings.self_tgid)
 		return 0;
+	if (comm_filtered(prev)) {
+		count_suppressed();
+		return 0;
+	}
 	e.ts = now_ns();
 	e.tid = prev->pid;
 	e.len = sizeof(e);
@@ -120,6 +130,10 @@ static __always_inline int page_fault(unsigned long addr, struct pt_regs *regs, 
 
 	if (!settings.enabled || (__u32)(pid_tgid >> 32) == settings.self_tgid)
 		return 0;
+	if (comm_filtered(bpf_get_current_task_btf())) {
+		count_suppressed();
+		return 0;
+	}
 	e.ts = now_ns();
 	e.tid = (__u32)pid_tgid;
 	e.len = sizeof(e);

@@ -82,6 +82,32 @@ static __always_inline __u64 now_ns(void)
 	return bpf_ktime_get_boot_ns() + settings.boot_epoch_ns;
 }
 
+/*
+ * The comm filter (SCAP_BPF_F_COMM): is task t, or its thread group leader,
+ * named settings.comm?  Names are compared on the bytes of settings.comm up
+ * to its NUL (comm_mask), two 8-byte words each.
+ */
+static __always_inline int comm_is(const __u64 *n)
+{
+	return !(((n[0] ^ settings.comm[0]) & settings.comm_mask[0]) |
+		 ((n[1] ^ settings.comm[1]) & settings.comm_mask[1]));
+}
+
+static __always_inline int task_named(struct task_struct *t)
+{
+	__u64 n[2];
+
+	if (!bpf_probe_read_kernel(n, sizeof(n), t->comm) && comm_is(n))
+		return 1;
+	return !bpf_probe_read_kernel(n, sizeof(n), t->group_leader->comm) && comm_is(n);
+}
+
+/* 1: the comm filter keeps task t out of the capture */
+static __always_inline int comm_filtered(struct task_struct *t)
+{
+	return (settings.flags & SCAP_BPF_F_COMM) && !task_named(t);
+}
+
 static __always_inline void *cpu_ring(__u32 cpu)
 {
 	return bpf_map_lookup_elem(&ringbufs, &cpu);
@@ -201,21 +227,31 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	const struct syscall_evt_pair *p;
 	struct scap_bpf_counters *c;
+	struct task_struct *task;
 	struct scratch *s;
 	__u64 nr, ts, ets;
 	__u32 cpu;
+	__u8 m;
 	void *rb;
 
 	if ((__u32)(pid_tgid >> 32) == settings.self_tgid || !settings.enabled)
 		return 0;
 	nr = regs->orig_ax;
-	if (nr >= SYSCALL_TABLE_SIZE || !settings.syscall_mask[nr])
+	if (nr >= SYSCALL_TABLE_SIZE)
+		return 0;
+	m = settings.syscall_mask[nr];
+	if (!m)
 		return 0;
 	/* ia32 syscalls have other numbers: not in our table */
-	if (bpf_get_current_task_btf()->thread_info.status & LX_TS_COMPAT)
+	task = bpf_get_current_task_btf();
+	if (task->thread_info.status & LX_TS_COMPAT)
 		return 0;
 	cpu = bpf_get_smp_processor_id();
 	c = &counters[cpu & (SCAP_BPF_MAX_CPUS - 1)];
+	if (!(m & SCAP_BPF_SC_LIFECYCLE) && comm_filtered(task)) {
+		c->n_suppressed += 2;
+		return 0;
+	}
 	c->n_evts += 2;
 	ts = now_ns();
 	ets = ts;

@@ -16,6 +16,8 @@
 #                      page_fault events only with --page-faults
 #   filter_mask        a filter keeps unmatched syscalls out of the driver (storm
 #                      not seen) while the state (fd names) stays complete
+#   comm_filter        proc.name=X: other processes suppressed in the driver
+#                      (storm not seen), every call of X written
 # Exit 77 (skipped) without root, BTF or the bpf engine.
 set -u
 TEST=$1 SYSDIG=$2 WORKLOAD=$3 STORM=$4
@@ -290,6 +292,32 @@ filter_mask)
 	expect "$TMP/m.txt" "$COMM \($WL_PID\) < read res=37 data=0123456789" \
 		"$COMM \($WL_PID\) > read fd=3\(<f>/tmp/sdlive-$TAG.txt\) size=64 $"
 	[ "$(grep -vc ' read ' "$TMP/m.txt")" = 0 ] || fail "other events: $(grep -v ' read ' "$TMP/m.txt" | head -3)"
+	;;
+comm_filter)
+	# proc.name=X goes down to the driver: a getppid storm of another
+	# process is suppressed there, the workload's calls are all written
+	run_workload
+	start_capture "$TMP/c.scap" -v "proc.name=$COMM"
+	release_workload
+	"$STORM" getppid 200000 >/dev/null
+	stop_capture
+	seen=$(sed -n 's/^Driver Events:\([0-9]*\)/\1/p' "$TMP/cap.err")
+	supp=$(sed -n 's/^Suppressed by Comm:\([0-9]*\)/\1/p' "$TMP/cap.err")
+	echo "driver: $seen events captured, $supp suppressed by comm"
+	[ -n "$seen" ] && [ -n "$supp" ] || fail "no driver statistics: $(cat "$TMP/cap.err")"
+	[ "$supp" -ge 400000 ] || fail "the storm was not suppressed in the driver"
+	[ "$seen" -lt 200000 ] || fail "the storm went through the driver"
+	"$SYSDIG" -r "$TMP/c.scap" > "$TMP/c.txt" 2>&1 || fail "reading back"
+	W="$COMM \($WL_PID\)"
+	expect "$TMP/c.txt" \
+		"$W < openat fd=3\(<f>/tmp/sdlive-$TAG.txt\) " \
+		"$W < write res=37 data=0123456789abcdefghijklmnopqrstuvwxyz. $" \
+		"$W < clone res=[0-9]+\($COMM\) exe=$WORKLOAD " \
+		"$W < accept fd=5\(<4t>127.0.0.1:[0-9]+->127.0.0.1:$PORT\) " \
+		"$W < recvfrom res=6 data=dgram! tuple=127.0.0.1:[0-9]+->127.0.0.1:$((PORT + 1)) $" \
+		"$W > procexit status=0 ret=0 sig=0 core=0 $"
+	others=$(grep -vc "^[0-9]* [0-9:.]* [0-9]* $COMM (" "$TMP/c.txt")
+	[ "$others" = 0 ] || fail "$others events of other processes: $(grep -v " $COMM (" "$TMP/c.txt" | head -2)"
 	;;
 *)
 	fail "unknown test $TEST"

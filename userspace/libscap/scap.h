@@ -236,6 +236,10 @@ struct scap_live_opts {
 	int skip_self;		/* do not capture the calling process */
 	const uint8_t *syscall_mask;	/* NULL: all; else [PPM_EVENT_MAX] 0/1 */
 	int page_faults;	/* also capture page_fault events (--page-faults) */
+	/* non-NULL: only tasks named so (comm, or the thread group leader's),
+	 * plus every process's clone/fork/execve/procexit; a hint, the caller
+	 * still filters (engines may ignore it) */
+	const char *comm;
 };
 /* NULL with one clear line in err ("needs root", "no BTF", ...) */
 struct scap *scap_open_live(const struct scap_live_opts *opts, char *err);

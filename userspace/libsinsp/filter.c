@@ -793,9 +793,25 @@ static int parse_char(struct parser *p, char c, int *state)
 
 /* ---- event-type pre-selection ---- */
 
+/* evt.is_io, evt.is_io_read, evt.is_io_write: the event flags they test
+ * (their value depends on the event type only); 0 for other fields */
+static uint32_t io_field_flags(const struct fslot *sl)
+{
+	if (!sl || sl->ref.has_arg)
+		return 0;
+	if (is_field(&sl->ref, "evt.is_io"))
+		return EF_READS_FROM_FD | EF_WRITES_TO_FD;
+	if (is_field(&sl->ref, "evt.is_io_read"))
+		return EF_READS_FROM_FD;
+	if (is_field(&sl->ref, "evt.is_io_write"))
+		return EF_WRITES_TO_FD;
+	return 0;
+}
+
 /* For each event type: can node n be true / false?  evt.type checks are
  * decided from the event name (except generic syscall events whose type
- * name comes from a parameter); every other check may be both. */
+ * name comes from a parameter), evt.is_io* checks from the event flags;
+ * every other check may be both. */
 static void preselect(struct filter *f, int n, uint8_t *mt, uint8_t *mf)
 {
 	const struct fnode *nd = &f->nodes[n];
@@ -804,20 +820,29 @@ static void preselect(struct filter *f, int n, uint8_t *mt, uint8_t *mf)
 	if (nd->kind == N_CHECK) {
 		const struct fslot *sl = nd->slot >= 0 ? &f->slots[nd->slot] : NULL;
 		int is_type = nd->special == SP_NONE && sl && is_field(&sl->ref, "evt.type");
+		uint32_t io = nd->special == SP_NONE ? io_field_flags(sl) : 0;
 		for (t = 0; t < PPM_EVENT_MAX; t++) {
+			struct field_value v;
+			int r;
+
 			mt[t] = mf[t] = 1;
 			if (is_type && t != PPME_GENERIC_E && t != PPME_GENERIC_X &&
 			    g_event_info[t].name) {
-				struct field_value v;
-				int r;
 				memset(&v, 0, sizeof(v));
 				v.type = PT_CHARBUF;
 				v.str = g_event_info[t].name;
 				v.len = (uint32_t)strlen(v.str);
-				r = filter_compare(f, nd, &v);
-				mt[t] = (uint8_t)r;
-				mf[t] = (uint8_t)!r;
+			} else if (io) {
+				memset(&v, 0, sizeof(v));
+				v.type = PT_BOOL;
+				v.u = (g_event_info[t].flags & io) != 0;
+				v.i = (int64_t)v.u;
+			} else {
+				continue;
 			}
+			r = filter_compare(f, nd, &v);
+			mt[t] = (uint8_t)r;
+			mf[t] = (uint8_t)!r;
 		}
 	} else {
 		uint8_t *kt = xrealloc(NULL, PPM_EVENT_MAX), *kf = xrealloc(NULL, PPM_EVENT_MAX);

@@ -365,8 +365,15 @@ static int run_source(struct run *r, struct scap *h)
 	while (!g_stop) {
 		int n = sinsp_next(s, &e);
 
-		if (n == SCAP_TIMEOUT)
+		if (n == SCAP_TIMEOUT) {
+			/* live: on_interval keeps its pace without events */
+			if (r->chisels && chisel_tick(r->chisels, r->err, sizeof(r->err)) < 0) {
+				fprintf(stderr, "%s\n", r->err);
+				rc = 1;
+				break;
+			}
 			continue;
+		}
 		if (n == SCAP_EOF)
 			break;
 		if (n != SCAP_SUCCESS) {
@@ -452,6 +459,95 @@ static int setup_chisels(struct run *r)
 	return 0;
 }
 
+/* ------------------------------------------------- driver-side filtering */
+
+static const char *skip_blanks(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	return p;
+}
+
+static int is_word_end(char c)
+{
+	return !c || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '(' || c == ')';
+}
+
+/* 1 if text (after a top-level "and") holds no top-level "or" */
+static int no_top_level_or(const char *p)
+{
+	int depth = 0;
+	char prev = ' ';
+
+	for (; *p; prev = *p, p++) {
+		if (*p == '"' || *p == '\'') {
+			const char *q = strchr(p + 1, *p);
+
+			if (!q)
+				return 0;
+			p = q;
+		} else if (*p == '(') {
+			depth++;
+		} else if (*p == ')') {
+			depth--;
+		} else if (!depth && is_word_end(prev) && !strncmp(p, "or", 2) && is_word_end(p[2])) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/*
+ * The process name the driver may filter on: X when the capture filter is
+ * `proc.name=X` or `proc.name=X and ...` with no top-level `or` (then every
+ * event it accepts comes from a task named X).  NULL for anything else.
+ * The driver keeps tasks whose comm or thread group leader's comm is X,
+ * plus every clone/fork/execve/procexit; the filter still runs on what
+ * arrives, so the output is exactly the filter's (see driver/bpf/README.md).
+ */
+static const char *filter_comm(const char *f, char *buf, size_t len)
+{
+	const char *p = skip_blanks(f), *v;
+	size_t n;
+
+	if (strncmp(p, "proc.name", 9))
+		return NULL;
+	p = skip_blanks(p + 9);
+	if (*p != '=')
+		return NULL;
+	p = skip_blanks(p + 1);
+	v = p;
+	while (!is_word_end(*p) && *p != '"' && *p != '\'' && *p != '\\')
+		p++;
+	n = (size_t)(p - v);
+	if (!n || n >= len || !is_word_end(*p))
+		return NULL;
+	p = skip_blanks(p);
+	if (*p && (strncmp(p, "and", 3) || !is_word_end(p[3]) || !no_top_level_or(p + 3)))
+		return NULL;
+	memcpy(buf, v, n);
+	buf[n] = 0;
+	return buf;
+}
+
+/*
+ * What the live driver can leave out: event types no filter can accept
+ * (the engine adds the ones the state needs), and the tasks not named as
+ * the capture filter's proc.name.  A display filter (-d) sees every event.
+ */
+static void live_pushdown(struct run *r, struct scap_live_opts *lo)
+{
+	static uint8_t mask[PPM_EVENT_MAX];
+	static char comm[64];
+
+	if (!r->flt || r->o->display_filter)
+		return;
+	for (int t = 0; t < PPM_EVENT_MAX; t++)
+		mask[t] = filter_may_match_type(r->flt, (uint16_t)t) != 0;
+	lo->syscall_mask = mask;
+	lo->comm = filter_comm(r->o->filter, comm, sizeof(comm));
+}
+
 int run_capture(struct cli_opts *o)
 {
 	static struct run r;
@@ -501,14 +597,7 @@ int run_capture(struct cli_opts *o)
 		lo.skip_self = !o->debug;
 		lo.page_faults = o->page_faults;
 		lo.buffer_bytes_per_cpu = o->buffer_bytes;
-		if (r.flt && !r.chisels) {
-			/* only what the filter can match; the engine adds what the state needs */
-			static uint8_t mask[PPM_EVENT_MAX];
-
-			for (int t = 0; t < PPM_EVENT_MAX; t++)
-				mask[t] = filter_may_match_type(r.flt, (uint16_t)t) != 0;
-			lo.syscall_mask = mask;
-		}
+		live_pushdown(&r, &lo);
 		h = scap_open_live(&lo, err);
 		if (!h) {
 			fprintf(stderr, "%s\n", err[0] ? err : "cannot open the live capture");

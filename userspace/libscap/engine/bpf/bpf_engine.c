@@ -8,7 +8,8 @@
  * no callbacks) and merges the CPUs by the timestamp of each ring's head
  * record; a record (an enter and its exit) is released when the call after
  * its last event comes.  When every ring is empty it sleeps one poll period
- * and returns SCAP_TIMEOUT: the driver never wakes us (BPF_RB_NO_WAKEUP).
+ * (adapted to the event rate, poll_sleep) and returns SCAP_TIMEOUT: the
+ * driver never wakes us (BPF_RB_NO_WAKEUP).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -33,7 +34,12 @@
 #define RB_DISCARD_BIT (1U << 30)
 #define RB_HDR_SZ 8
 #define DEFAULT_RING_BYTES (8u << 20)
-#define POLL_NS 1000000L
+/* sleep between polls of empty rings: adapted to the event rate, so that a
+ * ring is at most about 1/16 full when polled (POLL_MIN_NS) and a quiet or
+ * steady capture wakes up rarely (POLL_MAX_NS); each wakeup costs a context
+ * switch, more than a thousand events cost to read */
+#define POLL_MIN_NS 250000L
+#define POLL_MAX_NS 10000000L
 
 struct ring {
 	int fd;
@@ -58,6 +64,10 @@ struct bpf_engine {
 	/* record being returned */
 	int cur;		/* ring index or -1 */
 	uint32_t cur_off;
+	/* polling */
+	long poll_ns;		/* current sleep when every ring is empty */
+	uint64_t awake_bytes;	/* ring bytes consumed since the last sleep */
+	uint64_t ring_len;	/* data bytes of one ring */
 };
 
 static uint64_t load_acquire(const uint64_t *p)
@@ -104,11 +114,32 @@ static int ring_peek(struct ring *r)
 	return 0;
 }
 
-static void ring_release(struct ring *r)
+static void ring_release(struct bpf_engine *e, struct ring *r)
 {
+	e->awake_bytes += r->rec_next - r->cons;
 	r->rec = NULL;
 	r->cons = r->rec_next;
 	__atomic_store_n(r->cons_pos, r->cons, __ATOMIC_RELEASE);
+}
+
+/*
+ * Every ring is empty: sleep.  Much read since the last sleep (more than
+ * 1/16 of a ring's worth) halves the next sleep, little (under 1/64)
+ * doubles it.
+ */
+static void poll_sleep(struct bpf_engine *e)
+{
+	struct timespec ts = { 0, 0 };
+
+	if (e->awake_bytes > e->ring_len / 16 && e->poll_ns > POLL_MIN_NS)
+		e->poll_ns /= 2;
+	else if (e->awake_bytes < e->ring_len / 64 && e->poll_ns < POLL_MAX_NS)
+		e->poll_ns *= 2;
+	if (e->poll_ns > POLL_MAX_NS)
+		e->poll_ns = POLL_MAX_NS;
+	e->awake_bytes = 0;
+	ts.tv_nsec = e->poll_ns;
+	nanosleep(&ts, NULL);
 }
 
 /* ring whose head record is the oldest, or -1 */
@@ -136,15 +167,13 @@ static int bpf_next(struct scap *h, struct scap_evt *evt)
 	uint32_t len;
 
 	if (e->cur >= 0 && e->cur_off >= e->rings[e->cur].rec_len) {
-		ring_release(&e->rings[e->cur]);
+		ring_release(e, &e->rings[e->cur]);
 		e->cur = -1;
 	}
 	if (e->cur < 0) {
 		e->cur = pick_ring(e);
 		if (e->cur < 0) {
-			struct timespec ts = { 0, POLL_NS };
-
-			nanosleep(&ts, NULL);
+			poll_sleep(e);
 			e->cur = pick_ring(e);
 			if (e->cur < 0)
 				return SCAP_TIMEOUT;
@@ -184,6 +213,7 @@ static int bpf_get_stats(struct scap *h, struct scap_stats *st)
 		const volatile struct scap_bpf_counters *c = &e->skel->bss->counters[i];
 
 		st->n_evts += c->n_evts;
+		st->n_suppressed += c->n_suppressed;
 		st->n_drops_buffer += c->n_drops_buffer;
 		st->n_drops += c->n_drops_buffer + c->n_drops_scratch;
 	}
@@ -392,6 +422,38 @@ static int wanted(const struct scap_live_opts *o, uint16_t ev)
 		 (ev + 1 < PPM_EVENT_MAX ? g_event_info[ev + 1].flags : 0)) & STATE_FLAGS) != 0;
 }
 
+/* the process lifecycle: passes the comm filter, so the thread table of
+ * userspace stays complete */
+static int is_lifecycle(uint16_t ev)
+{
+	switch (ev) {
+	case PPME_SYSCALL_CLONE_20_E:
+	case PPME_SYSCALL_FORK_20_E:
+	case PPME_SYSCALL_VFORK_20_E:
+	case PPME_SYSCALL_CLONE3_E:
+	case PPME_SYSCALL_EXECVE_19_E:
+	case PPME_SYSCALL_EXECVEAT_E:
+		return 1;
+	}
+	return 0;
+}
+
+/* opts->comm as the driver compares it; not pushed down if no task can
+ * have that name (empty or longer than the kernel's 15 characters) */
+static void set_comm(volatile struct scap_bpf_settings *st, const char *comm)
+{
+	uint8_t name[16] = { 0 }, mask[16] = { 0 };
+	size_t n = comm ? strlen(comm) : 0;
+
+	if (!n || n >= sizeof(name))
+		return;
+	memcpy(name, comm, n);
+	memset(mask, 0xff, n + 1);
+	memcpy((void *)st->comm, name, sizeof(name));
+	memcpy((void *)st->comm_mask, mask, sizeof(mask));
+	st->flags |= SCAP_BPF_F_COMM;
+}
+
 static void apply_settings(struct bpf_engine *e, const struct scap_live_opts *o)
 {
 	volatile struct scap_bpf_settings *st = &e->skel->bss->settings;
@@ -401,10 +463,12 @@ static void apply_settings(struct bpf_engine *e, const struct scap_live_opts *o)
 	st->self_tgid = o->skip_self ? (uint32_t)getpid() : 0;
 	st->snaplen = o->snaplen ? o->snaplen : SCAP_BPF_DEFAULT_SNAPLEN;
 	st->flags = precise_enter() ? SCAP_BPF_F_PRECISE_ENTER : 0;
+	set_comm(st, o->comm);
 	for (nr = 0; nr < SCAP_BPF_MAX_SYSCALLS; nr++) {
 		uint16_t ev = nr < SYSCALL_TABLE_SIZE ? g_syscall_table[nr].enter_event : 0;
 
-		st->syscall_mask[nr] = wanted(o, ev);
+		st->syscall_mask[nr] = !wanted(o, ev) ? 0 :
+			SCAP_BPF_SC_CAPTURE | (is_lifecycle(ev) ? SCAP_BPF_SC_LIFECYCLE : 0);
 	}
 }
 
@@ -488,12 +552,14 @@ struct scap *scap_bpf_open(const struct scap_live_opts *opts, char *err)
 		return NULL;
 	}
 	e->cur = -1;
+	e->poll_ns = POLL_MIN_NS;
 	e->page = sysconf(_SC_PAGESIZE);
 	n = libbpf_num_possible_cpus();
 	e->nrings = n > 0 ? (uint32_t)n : 1;
 	if (e->nrings > SCAP_BPF_MAX_CPUS)
 		e->nrings = SCAP_BPF_MAX_CPUS;
 	bytes = ring_bytes(ring_bytes_wanted(opts), e->page);
+	e->ring_len = bytes;
 	if (open_skel(e, opts, bytes, err) || make_rings(e, bytes, err) || install_fillers(e, err))
 		goto fail;
 	apply_settings(e, opts);
