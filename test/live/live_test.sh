@@ -10,7 +10,9 @@
 #   drops              a getppid storm into a 4 KiB ring (--buffer-bytes-per-cpu):
 #                      drops reported, equal to seen - written, drop markers in the file
 #   unprivileged       as nobody: one clear error line, exit code 1
-#   topprocs_net       the topprocs_net chisel shows the workload's bytes
+#   topprocs_net       the topprocs_net chisel shows the workload's bytes, from a
+#                      file and live (where its I/O filter keeps a storm out of
+#                      the driver)
 #   fdbytes_sport      live -c fdbytes_by fd.sport shows the workload's ports
 #   sched_switch       switch events of the workload (default, as the reference);
 #                      page_fault events only with --page-faults
@@ -247,6 +249,16 @@ topprocs_net)
 	"$SYSDIG" -r "$TMP/n.scap" -c topprocs_net > "$TMP/n.txt" 2>&1 || fail "chisel failed"
 	# 4+4+4+4 TCP v4, 6+6 UDP, 4+4+4+4 TCP v6 = 44 bytes
 	grep -qE "^44B? +$COMM" "$TMP/n.txt" || fail "workload bytes not shown: $(head -5 "$TMP/n.txt")"
+	# live: the chisel's filter (I/O only) keeps a getppid storm out of the driver
+	run_workload
+	start_live "$TMP/l.txt" -v -c topprocs_net
+	release_workload
+	"$STORM" getppid 200000 >/dev/null
+	stop_capture
+	grep -qE "^44B? +$COMM" "$TMP/l.txt" || fail "live: workload bytes not shown: $(head -5 "$TMP/l.txt")"
+	seen=$(sed -n 's/^Driver Events:\([0-9]*\)/\1/p' "$TMP/cap.err")
+	echo "live topprocs_net: the driver saw $seen events during a 200000 getppid storm"
+	[ -n "$seen" ] && [ "$seen" -lt 200000 ] || fail "the storm went through the driver ($seen events)"
 	;;
 fdbytes_sport)
 	"$SYSDIG" -cl 2>/dev/null | grep -q fdbytes_by || skip "no fdbytes_by chisel"

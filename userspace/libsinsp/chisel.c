@@ -914,3 +914,13 @@ const char *chisel_run_app(const struct chisel_runtime *rt)
 {
 	return rt->run_app;
 }
+
+int chisel_may_match_type(const struct chisel_runtime *rt, uint16_t evtype)
+{
+	size_t i;
+
+	for (i = 0; i < rt->n; i++)
+		if (!rt->ch[i]->filter || filter_may_match_type(rt->ch[i]->filter, evtype))
+			return 1;
+	return 0;
+}

@@ -69,6 +69,11 @@ int chisel_tick(struct chisel_runtime *rt, char *err, size_t errlen);
 int chisel_event_dropped(struct chisel_runtime *rt, struct sinsp_evt *e,
 			 char *err, size_t errlen);
 
+/* 0 if no loaded chisel can be handed an event of this type (each has a
+ * chisel.set_filter that rejects it): the CLI leaves such events out of a
+ * live capture (the state events still come, see scap_live_opts) */
+int chisel_may_match_type(const struct chisel_runtime *rt, uint16_t evtype);
+
 /* requests made by chisels, for the CLI to apply */
 const char *chisel_global_filter(const struct chisel_runtime *rt); /* sysdig.set_filter or NULL */
 const char *chisel_output_format(const struct chisel_runtime *rt); /* set_output_format or NULL */

@@ -531,21 +531,25 @@ static const char *filter_comm(const char *f, char *buf, size_t len)
 }
 
 /*
- * What the live driver can leave out: event types no filter can accept
- * (the engine adds the ones the state needs), and the tasks not named as
- * the capture filter's proc.name.  A display filter (-d) sees every event.
+ * What the live driver can leave out: event types that the capture filter
+ * or, with chisels, every chisel's own filter rejects (the engine adds the
+ * ones the state needs), and the tasks not named as the capture filter's
+ * proc.name.  A display filter (-d) sees every event.
  */
 static void live_pushdown(struct run *r, struct scap_live_opts *lo)
 {
 	static uint8_t mask[PPM_EVENT_MAX];
 	static char comm[64];
+	const struct filter *f = r->o->display_filter ? NULL : r->flt;
 
-	if (!r->flt || r->o->display_filter)
+	if (!f && !r->chisels)
 		return;
 	for (int t = 0; t < PPM_EVENT_MAX; t++)
-		mask[t] = filter_may_match_type(r->flt, (uint16_t)t) != 0;
+		mask[t] = (!f || filter_may_match_type(f, (uint16_t)t)) &&
+			  (!r->chisels || chisel_may_match_type(r->chisels, (uint16_t)t));
 	lo->syscall_mask = mask;
-	lo->comm = filter_comm(r->o->filter, comm, sizeof(comm));
+	if (f)
+		lo->comm = filter_comm(r->o->filter, comm, sizeof(comm));
 }
 
 int run_capture(struct cli_opts *o)
