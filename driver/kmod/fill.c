@@ -62,13 +62,13 @@ static const u8 pt_size[256] = {
 	[PT_PID] = 8, [PT_RELTIME] = 8, [PT_ABSTIME] = 8, [PT_DOUBLE] = 8,
 };
 
-static int room(struct kfill *f, u32 len)
+static __always_inline int room(struct kfill *f, u32 len)
 {
 	return f->pos + len <= f->cap;
 }
 
 /* close the current parameter with @len bytes written at f->pos */
-static int commit(struct kfill *f, u32 len)
+static __always_inline int commit(struct kfill *f, u32 len)
 {
 	if (len > 0xffff)
 		return -E2BIG;
@@ -86,7 +86,7 @@ static int put_raw(struct kfill *f, const void *p, u32 len)
 }
 
 /* a number stored with the size of its type (little endian) */
-static int put_num(struct kfill *f, u8 type, u64 v)
+static __always_inline int put_num(struct kfill *f, u8 type, u64 v)
 {
 	u32 n = pt_size[type];
 	u8 *p = f->buf + f->pos;

@@ -40,6 +40,7 @@ struct kring {
 	struct kmod_ring_info *info;
 	u8 *data;
 	u8 *scratch;
+	struct kfill fill;	/* probe context: per CPU, no stack to clear */
 	atomic_t open;
 	bool active;		/* probes may write */
 };
@@ -153,10 +154,15 @@ static void record(struct kring *r, struct kfill *f, u16 type)
 		ring_push(r, head, tail, len);
 }
 
+/*
+ * The ring and the probe context are per CPU: preemption stays disabled
+ * while an event is built (tracepoints of older kernels already do so,
+ * newer ones call syscall probes preemptible).
+ */
 static void syscall_probe(struct pt_regs *regs, long id, long ret, bool is_exit)
 {
 	const struct syscall_evt_pair *p;
-	struct kfill f;
+	struct kfill *f;
 	struct kring *r;
 	u16 type;
 
@@ -166,9 +172,6 @@ static void syscall_probe(struct pt_regs *regs, long id, long ret, bool is_exit)
 		return;
 	if (skip_task(current))
 		return;
-	r = this_ring();
-	if (!r)
-		return;
 	p = &g_syscall_table[id];
 	if (p->kind == 1)
 		type = is_exit ? p->exit_event : p->enter_event;
@@ -176,12 +179,18 @@ static void syscall_probe(struct pt_regs *regs, long id, long ret, bool is_exit)
 		type = is_exit ? PPME_GENERIC_X : PPME_GENERIC_E;
 	if (type >= PPM_EVENT_MAX || !READ_ONCE(g_mask[type]))
 		return;
-	f.task = current;
-	f.ret = ret;
-	f.sc = p->ppm_sc;
-	f.nr = id;
-	syscall_get_arguments(current, regs, f.args);
-	record(r, &f, type);
+	preempt_disable_notrace();
+	r = this_ring();
+	if (r) {
+		f = &r->fill;
+		f->task = current;
+		f->ret = ret;
+		f->sc = p->ppm_sc;
+		f->nr = id;
+		syscall_get_arguments(current, regs, f->args);
+		record(r, f, type);
+	}
+	preempt_enable_notrace();
 }
 
 static void probe_sys_enter(void *data, struct pt_regs *regs, long id)
@@ -196,16 +205,22 @@ static void probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 
 static void probe_proc_exit(void *data, struct task_struct *p)
 {
-	struct kfill f = { .task = p };
+	struct kfill *f;
 	struct kring *r;
 
 	if (!READ_ONCE(g_capture) || !READ_ONCE(g_mask[PPME_PROCEXIT_1_E]))
 		return;
 	if (skip_task(p))
 		return;
+	preempt_disable_notrace();
 	r = this_ring();
-	if (r)
-		record(r, &f, PPME_PROCEXIT_1_E);
+	if (r) {
+		f = &r->fill;
+		memset(f, 0, sizeof(*f));
+		f->task = p;
+		record(r, f, PPME_PROCEXIT_1_E);
+	}
+	preempt_enable_notrace();
 }
 
 static void find_tracepoint(struct tracepoint *tp, void *priv)
