@@ -22,11 +22,19 @@ function M.request_fields(names)
 end
 
 -- the values of the handles joined with "\001\001", or nil when a field
--- has no value
+-- has no value (one key, the common case, without a temporary table)
 function M.event_key(handles)
+	local n = #handles
+	if n == 1 then
+		local v = evt.field(handles[1])
+		if v == nil then
+			return nil
+		end
+		return tostring(v)
+	end
 	local parts = {}
-	for i, h in ipairs(handles) do
-		local v = evt.field(h)
+	for i = 1, n do
+		local v = evt.field(handles[i])
 		if v == nil then
 			return nil
 		end

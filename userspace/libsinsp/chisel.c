@@ -238,7 +238,7 @@ void chisel_add_package_path(lua_State *L)
 	lua_pop(L, 2);
 }
 
-/* a fresh state with the libraries, the API tables and sichisel = c */
+/* a fresh state with the libraries and the API tables bound to c */
 static lua_State *new_state(struct chisel *c)
 {
 	lua_State *L = luaL_newstate();
@@ -246,10 +246,13 @@ static lua_State *new_state(struct chisel *c)
 	if (!L)
 		return NULL;
 	luaL_openlibs(L);
-	chisel_lua_register(L);
+	chisel_lua_register(L, c);
 	chisel_add_package_path(L);
-	lua_pushlightuserdata(L, c);
-	lua_setglobal(L, "sichisel");
+	/* the interned key, so that on_event is looked up per event
+	 * without hashing its name (still a global lookup: a chisel may
+	 * redefine it at any time) */
+	lua_pushliteral(L, "on_event");
+	c->on_event_key = luaL_ref(L, LUA_REGISTRYINDEX);
 	return L;
 }
 
@@ -334,20 +337,20 @@ static void chisel_free(struct chisel *c)
 	if (!c)
 		return;
 	chisel_clear_state(c);
+	free(c->val);
 	free(c->name);
 	free(c);
 }
 
-/* call global FN with nargs already pushed on the stack; returns 0 with
- * nres results pushed, or -1 with "NAME chisel error: msg" in err.
- * *missing is set when FN is not a function (args popped). */
-static int call_fn(struct chisel *c, const char *fn, int nargs, int nres,
-		   int *missing, char *err, size_t errlen)
+/* call the value on top of the stack, above its nargs arguments; returns 0
+ * with nres results pushed, or -1 with "NAME chisel error: msg" in err.
+ * *missing is set when it is not a function (args popped). */
+static int call_top(struct chisel *c, int nargs, int nres, int *missing,
+		    char *err, size_t errlen)
 {
 	lua_State *L = c->L;
 
 	*missing = 0;
-	lua_getglobal(L, fn);
 	if (!lua_isfunction(L, -1)) {
 		lua_pop(L, 1 + nargs);
 		*missing = 1;
@@ -362,6 +365,14 @@ static int call_fn(struct chisel *c, const char *fn, int nargs, int nres,
 		return -1;
 	}
 	return 0;
+}
+
+/* call global FN with nargs already pushed (see call_top) */
+static int call_fn(struct chisel *c, const char *fn, int nargs, int nres,
+		   int *missing, char *err, size_t errlen)
+{
+	lua_getglobal(c->L, fn);
+	return call_top(c, nargs, nres, missing, err, errlen);
 }
 
 /* split, validate and pass the arguments (spec §4.1) */
@@ -560,6 +571,7 @@ int chisel_arg_counts(const char *name, int *required, int *optional,
 	}
 	free(path);
 	chisel_clear_state(&c);
+	free(c.val);
 	free(c.name);
 	return rc;
 }
@@ -785,7 +797,9 @@ static int deliver(struct chisel *c, struct sinsp_evt *e, char *err, size_t errl
 
 	if (c->filter && !filter_run(c->filter, c->rt->s, e))
 		return 0;
-	if (call_fn(c, "on_event", 0, 1, &missing, err, errlen) < 0)
+	lua_rawgeti(c->L, LUA_REGISTRYINDEX, c->on_event_key);
+	lua_gettable(c->L, LUA_GLOBALSINDEX);
+	if (call_top(c, 0, 1, &missing, err, errlen) < 0)
 		return -1;
 	if (missing)
 		return 0;

@@ -42,6 +42,8 @@ struct chisel {
 	char *exec_args;	/* joined argument string, NULL when none */
 	char *exec_name;
 	struct sinsp_evt *evt;	/* current event (sievt) or NULL */
+	struct field_value *val;	/* evt.field() extraction buffer */
+	int on_event_key;	/* registry ref of the string "on_event" */
 	int api_error;		/* an API function printed its own message */
 };
 
@@ -78,7 +80,9 @@ void chisel_fatal_msg(lua_State *L, const char *msg);
 void chisel_add_package_path(lua_State *L);
 
 /* chisel_lua.c */
-void chisel_lua_register(lua_State *L);
+/* the API tables, every function a closure over c (NULL: no chisel) */
+void chisel_lua_register(lua_State *L, struct chisel *c);
+/* the chisel of the running API function (only valid inside one) */
 struct chisel *chisel_from_lua(lua_State *L);
 
 /* chisel_containers.c */

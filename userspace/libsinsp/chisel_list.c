@@ -86,7 +86,7 @@ static int probe(const char *path, const char *name, struct chisel_info *ci)
 	if (!L)
 		return 0;
 	luaL_openlibs(L);
-	chisel_lua_register(L);
+	chisel_lua_register(L, NULL);
 	chisel_add_package_path(L);
 	memset(ci, 0, sizeof(*ci));
 	if (luaL_loadfile(L, path) || lua_pcall(L, 0, 0, 0))

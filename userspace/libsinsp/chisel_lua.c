@@ -2,11 +2,13 @@
  * chisel_lua.c - the Lua API seen by chisels (spec/chisel_api.md §6):
  * the global tables `sysdig` (capture-wide), `chisel` (per chisel) and
  * `evt` (current event), plus the field type -> Lua value mapping and the
- * thread-table snapshot.  Each function finds its chisel through the
- * `sichisel` global set by chisel.c.
+ * thread-table snapshot.  Each function finds its chisel through its
+ * upvalue (a light userdata set at registration; NULL for -cl/-i probes),
+ * which is much cheaper per evt.field() call than a global lookup.
  */
 #include <arpa/inet.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,12 +26,7 @@
 
 struct chisel *chisel_from_lua(lua_State *L)
 {
-	struct chisel *c;
-
-	lua_getglobal(L, "sichisel");
-	c = lua_touserdata(L, -1);
-	lua_pop(L, 1);
-	return c;
+	return lua_touserdata(L, lua_upvalueindex(1));
 }
 
 static struct chisel_runtime *runtime(lua_State *L)
@@ -107,34 +104,48 @@ static void push_value(lua_State *L, const struct field_ref *f, struct field_val
 
 /* ------------------------------------------------------------ evt table */
 
-static struct sinsp_evt *cur_evt(lua_State *L, const char *fn)
+static struct sinsp_evt *chisel_evt(lua_State *L, struct chisel *c, const char *fn)
 {
-	struct chisel *c = chisel_from_lua(L);
-
 	if (!c || !c->evt)
 		fatalf(L, "invalid call to %s", fn);
 	return c->evt;
+}
+
+static struct sinsp_evt *cur_evt(lua_State *L, const char *fn)
+{
+	return chisel_evt(L, chisel_from_lua(L), fn);
+}
+
+/* the chisel's extraction buffer (field_value is ~8 KB: one per chisel,
+ * not one malloc per call); its header is cleared for each use, as
+ * extractors leave unset what they don't fill (e.g. type) */
+static struct field_value *scratch_value(lua_State *L, struct chisel *c)
+{
+	if (!c->val) {
+		c->val = malloc(sizeof(*c->val));
+		if (!c->val)
+			luaL_error(L, "out of memory");
+	}
+	memset(c->val, 0, offsetof(struct field_value, buf));
+	return c->val;
 }
 
 static int l_evt_field(lua_State *L)
 {
 	struct chisel *c = chisel_from_lua(L);
 	struct field_ref *f = lua_touserdata(L, 1);
-	struct sinsp_evt *e = cur_evt(L, "evt.field()");
+	struct sinsp_evt *e = chisel_evt(L, c, "evt.field()");
 	struct field_value *v;
 
 	if (!f) {
 		lua_pushnil(L);
 		return 1;
 	}
-	v = malloc(sizeof(*v));
-	if (!v)
-		return luaL_error(L, "out of memory");
+	v = scratch_value(L, c);
 	if (field_extract(c->rt->s, e, f, v))
 		push_value(L, f, v);
 	else
 		lua_pushnil(L);
-	free(v);
 	return 1;
 }
 
@@ -164,7 +175,7 @@ static int l_evt_get_type(lua_State *L)
 	static struct field_ref type_ref;
 	static int parsed;
 	struct chisel *c = chisel_from_lua(L);
-	struct sinsp_evt *e = cur_evt(L, "evt.get_type()");
+	struct sinsp_evt *e = chisel_evt(L, c, "evt.get_type()");
 	struct field_value *v;
 
 	if (!parsed) {
@@ -174,14 +185,11 @@ static int l_evt_get_type(lua_State *L)
 			return luaL_error(L, "evt.type field unavailable");
 		parsed = 1;
 	}
-	v = malloc(sizeof(*v));
-	if (!v)
-		return luaL_error(L, "out of memory");
+	v = scratch_value(L, c);
 	if (field_extract(c->rt->s, e, &type_ref, v))
 		push_str(L, v);
 	else
 		lua_pushstring(L, e->info ? e->info->name : "");
-	free(v);
 	return 1;
 }
 
@@ -921,10 +929,24 @@ static const luaL_Reg evt_fns[] = {
 	{ NULL, NULL }
 };
 
-void chisel_lua_register(lua_State *L)
+/* global table NAME (also package.loaded[NAME]) of closures over c */
+static void register_table(lua_State *L, const char *name, const luaL_Reg *fns,
+			   struct chisel *c)
 {
-	luaL_register(L, "sysdig", sysdig_fns);
-	luaL_register(L, "chisel", chisel_fns);
-	luaL_register(L, "evt", evt_fns);
-	lua_pop(L, 3);
+	static const luaL_Reg none[] = { { NULL, NULL } };
+
+	luaL_register(L, name, none);
+	for (; fns->name; fns++) {
+		lua_pushlightuserdata(L, c);
+		lua_pushcclosure(L, fns->func, 1);
+		lua_setfield(L, -2, fns->name);
+	}
+	lua_pop(L, 1);
+}
+
+void chisel_lua_register(lua_State *L, struct chisel *c)
+{
+	register_table(L, "sysdig", sysdig_fns, c);
+	register_table(L, "chisel", chisel_fns, c);
+	register_table(L, "evt", evt_fns, c);
 }
