@@ -127,7 +127,27 @@ for f in $FILES; do
 done
 [ -n "$OURS" ] || echo "note: our sysdig not built, reader comparison skipped"
 
-# 4. no kernel warnings
+# 4. small ring (16 KiB, dd storm): wrapped and overflowed, still well-formed
+small_ring() {
+	local n ev dr seen
+	ev=$(grep -o 'events=[0-9]*' "$R/again.txt" | cut -d= -f2)
+	dr=$(grep -o 'drops=[0-9]*' "$R/again.txt" | cut -d= -f2)
+	seen=$(grep -o 'seen=[0-9]*' "$R/again.txt" | cut -d= -f2)
+	echo "small ring: $(cat "$R/again.txt")"
+	if [ -z "$ev" ] || [ "$ev" -lt 1000 ] || [ $((ev + dr)) -gt "$seen" ]; then
+		fail "small ring: events=$ev drops=$dr seen=$seen"
+		return
+	fi
+	n=$(/usr/bin/sysdig -r "$R/again.scap" -p '%evt.num' 'evt.type=read and evt.dir=<' 2>&1 | grep -c '^[0-9]')
+	if [ "$n" -ge 500 ] && /usr/bin/sysdig -r "$R/again.scap" >/dev/null 2>&1; then
+		pass "small ring: $ev events (~$((ev * 40 / 16384)) ring wraps), $dr drops, $n read exits read back"
+	else
+		fail "small ring: again.scap has $n read exits or does not read back"
+	fi
+}
+small_ring
+
+# 5. no kernel warnings
 if grep -E "WARNING|BUG|Oops|Call Trace|general protection" "$R/dmesg.txt"; then
 	fail "kernel warnings in dmesg"
 else

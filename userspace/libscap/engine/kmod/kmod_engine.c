@@ -29,7 +29,7 @@
 #define KMOD_MAX_CPUS 1024
 #define KMOD_NAP_MIN_NS 200000ull	/* shortest sleep when the rings are quiet */
 #define KMOD_NAP_MAX_NS 30000000ull	/* longest one (events then wait <= 30 ms) */
-#define KMOD_BATCH_BYTES 65536	/* less than this pending in every ring: nap */
+#define KMOD_BATCH_BYTES 65536	/* less than this (or 1/8 ring) pending: nap */
 #define KMOD_RELEASE_BYTES 262144	/* hand consumed space back at least this often */
 
 struct kmod_cpu {
@@ -50,6 +50,7 @@ struct kmod_engine {
 	int last;		/* cpu whose event was returned last, or -1 */
 	uint64_t last_alen;
 	uint64_t nap_ns;	/* next sleep, adapted to the event rate */
+	uint64_t batch;		/* fewer unread bytes than this: nap */
 };
 
 static void seterr(char *err, const char *fmt, const char *a, int e)
@@ -245,7 +246,7 @@ static void nap(struct kmod_engine *k)
 	got = refresh_all(k);
 	if (got > k->cpus[0].size / 16)
 		k->nap_ns = k->nap_ns / 2 > KMOD_NAP_MIN_NS ? k->nap_ns / 2 : KMOD_NAP_MIN_NS;
-	else if (got < KMOD_BATCH_BYTES)
+	else if (got < k->batch)
 		k->nap_ns = k->nap_ns * 2 < KMOD_NAP_MAX_NS ? k->nap_ns * 2 : KMOD_NAP_MAX_NS;
 }
 
@@ -260,7 +261,7 @@ static int kmod_next(struct scap *h, struct scap_evt *evt)
 	k->last = -1;
 	cpu = pick_cpu(k);
 	if (cpu < 0) {
-		if (refresh_all(k) < KMOD_BATCH_BYTES)
+		if (refresh_all(k) < k->batch)
 			nap(k);
 		cpu = pick_cpu(k);
 		if (cpu < 0)
@@ -360,6 +361,7 @@ struct scap *scap_kmod_open(const struct scap_live_opts *opts, char *err)
 		free(h);
 		return NULL;
 	}
+	k->batch = k->cpus[0].size / 8 < KMOD_BATCH_BYTES ? k->cpus[0].size / 8 : KMOD_BATCH_BYTES;
 	h->ops = &kmod_ops;
 	h->engine = k;
 	return h;
