@@ -101,6 +101,11 @@ int sinsp_next(struct sinsp *s, struct sinsp_evt *evt)
 			snprintf(s->err, sizeof(s->err), "%s", s->scap->err);
 		return rc;
 	}
+	return sinsp_parse(s, evt);
+}
+
+int sinsp_parse(struct sinsp *s, struct sinsp_evt *evt)
+{
 	s->nevents++;
 	if (s->first_ts == 0)	/* container events of a file can have ts 0 */
 		s->first_ts = evt->scap.ts;

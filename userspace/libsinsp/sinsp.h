@@ -127,6 +127,9 @@ void sinsp_close(struct sinsp *s);
 /* SCAP_SUCCESS with *evt filled (valid until the next call), SCAP_EOF,
  * SCAP_TIMEOUT, or SCAP_FAILURE with s->err */
 int sinsp_next(struct sinsp *s, struct sinsp_evt *evt);
+/* the state update of sinsp_next() for an event evt->scap that the caller
+ * read from s->scap itself (live only: no new sections); SCAP_SUCCESS */
+int sinsp_parse(struct sinsp *s, struct sinsp_evt *evt);
 
 /* thread table */
 struct sinsp_threadinfo *sinsp_get_thread(struct sinsp *s, int64_t tid);

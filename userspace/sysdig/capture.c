@@ -3,7 +3,9 @@
  * live engine), runs the state engine, applies the capture / display
  * filter, prints events through the formatter into one big output buffer,
  * writes -w files (with -z, -F, -C/-G/-W/-e rotation), feeds chisels and
- * prints the -S summary and -v statistics at the end.
+ * prints the -S summary and -v statistics at the end.  Live captures push
+ * what they can into the driver (live_pushdown: event types, proc.name),
+ * and a live -w without filter skips the state engine (is_raw_dump).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -332,13 +334,176 @@ static int capture_filter(void *ctx, struct sinsp *s, struct sinsp_evt *e)
 	return filter_run(r->flt, s, e);
 }
 
+/* ------------------------------------------------- driver-side filtering */
+
+static const char *skip_blanks(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	return p;
+}
+
+static int is_word_end(char c)
+{
+	return !c || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '(' || c == ')';
+}
+
+/* 1 if text (after a top-level "and") holds no top-level "or" */
+static int no_top_level_or(const char *p)
+{
+	int depth = 0;
+	char prev = ' ';
+
+	for (; *p; prev = *p, p++) {
+		if (*p == '"' || *p == '\'') {
+			const char *q = strchr(p + 1, *p);
+
+			if (!q)
+				return 0;
+			p = q;
+		} else if (*p == '(') {
+			depth++;
+		} else if (*p == ')') {
+			depth--;
+		} else if (!depth && is_word_end(prev) && !strncmp(p, "or", 2) && is_word_end(p[2])) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/*
+ * The process name the driver may filter on: X when the capture filter is
+ * `proc.name=X` or `proc.name=X and ...` with no top-level `or` (then every
+ * event it accepts comes from a task named X).  NULL for anything else.
+ * The driver keeps tasks whose comm or thread group leader's comm is X,
+ * plus every clone/fork/execve/procexit; the filter still runs on what
+ * arrives, so the output is exactly the filter's (see driver/bpf/README.md).
+ */
+static const char *filter_comm(const char *f, char *buf, size_t len, int *alone)
+{
+	const char *p = skip_blanks(f), *v;
+	size_t n;
+
+	if (strncmp(p, "proc.name", 9))
+		return NULL;
+	p = skip_blanks(p + 9);
+	if (*p != '=')
+		return NULL;
+	p = skip_blanks(p + 1);
+	v = p;
+	while (!is_word_end(*p) && *p != '"' && *p != '\'' && *p != '\\')
+		p++;
+	n = (size_t)(p - v);
+	if (!n || n >= len || !is_word_end(*p))
+		return NULL;
+	p = skip_blanks(p);
+	if (*p && (strncmp(p, "and", 3) || !is_word_end(p[3]) || !no_top_level_or(p + 3)))
+		return NULL;
+	if (alone)
+		*alone = !*p;
+	memcpy(buf, v, n);
+	buf[n] = 0;
+	return buf;
+}
+
+/*
+ * -w of a live capture with no filter, chisel or summary: nothing reads the
+ * thread/fd state, so the events go to the file straight from the engine
+ * (the state engine would cost more than the capture itself).
+ */
+static int is_raw_dump(const struct run *r, const struct sinsp *s)
+{
+	return s->is_live && r->o->write_path && !r->flt && !r->chisels && !r->sm;
+}
+
+/* the next event from the engine, without the state engine */
+static int raw_read(struct sinsp *s, struct scap *h, struct sinsp_evt *e)
+{
+	int n = scap_next(h, &e->scap);
+
+	if (n == SCAP_FAILURE)
+		snprintf(s->err, sizeof(s->err), "%s", h->err);
+	return n;
+}
+
+/* what sinsp_next() counts and resets for an event it did not parse */
+static void count_unparsed(struct sinsp *s, struct sinsp_evt *e, struct sinsp_threadinfo *t)
+{
+	s->nevents++;
+	if (!s->first_ts)
+		s->first_ts = e->scap.ts;
+	e->num = s->nevents;
+	e->info = e->scap.type < PPM_EVENT_MAX ? &g_event_info[e->scap.type] : NULL;
+	e->thread = t;
+	e->fdinfo = NULL;
+	e->fd = -1;
+	e->errorcode = 0;
+	e->filtered_out = 0;
+	e->has_enter = 0;
+	e->uses_fd = 0;
+	e->rejected = 0;
+}
+
+static int raw_next(struct sinsp *s, struct scap *h, struct sinsp_evt *e)
+{
+	int n = raw_read(s, h, e);
+
+	if (n == SCAP_SUCCESS)
+		count_unparsed(s, e, NULL);
+	return n;
+}
+
+/*
+ * -w of a live capture whose filter is exactly `proc.name=X` (pushed down
+ * to the driver, which already left out most other tasks): the filter
+ * reads nothing but the thread table, which only state-changing events
+ * alter.  So those (clone, execve, procexit, fd creation...), drop markers
+ * and events of threads not known yet go through the state engine; the
+ * others are only matched against the thread table (same filter, same
+ * result, no fd tracking).
+ */
+static int is_thread_filter(const struct run *r, const struct sinsp *s)
+{
+	char comm[64];
+	int alone = 0;
+
+	return s->is_live && r->o->write_path && r->flt && !r->chisels && !r->sm &&
+	       !r->o->display_filter && !r->o->fatfile &&
+	       filter_comm(r->o->filter, comm, sizeof(comm), &alone) && alone;
+}
+
+static int needs_state_engine(uint16_t type)
+{
+	uint16_t pair = type ^ 1;
+	uint32_t f = g_event_info[type].flags | (pair < PPM_EVENT_MAX ? g_event_info[pair].flags : 0);
+
+	return (f & (EF_MODIFIES_STATE | EF_CREATES_FD | EF_DESTROYS_FD)) ||
+	       (g_event_info[type].category & EC_INTERNAL);
+}
+
+static int thread_filter_next(struct run *r, struct sinsp *s, struct scap *h, struct sinsp_evt *e)
+{
+	struct sinsp_threadinfo *t;
+	int n = raw_read(s, h, e);
+
+	if (n != SCAP_SUCCESS)
+		return n;
+	if (e->scap.type >= PPM_EVENT_MAX || needs_state_engine(e->scap.type) ||
+	    !(t = sinsp_get_thread(s, (int64_t)e->scap.tid)))
+		return sinsp_parse(s, e);
+	count_unparsed(s, e, t);
+	e->rejected = !filter_run(r->flt, s, e);
+	return SCAP_SUCCESS;
+}
+
 static int run_source(struct run *r, struct scap *h)
 {
 	char err[SCAP_ERRBUF_SIZE] = "";
 	struct sinsp *s = sinsp_open(h, err);
 	struct sinsp_evt e;
 	int progress = r->o->progress || (r->o->write_path && r->o->ninputs);
-	int rc = 0;
+	int rc = 0, raw, light;
 
 	if (!s) {
 		fprintf(stderr, "%s\n", err[0] ? err : "can't initialize the state engine");
@@ -362,8 +527,12 @@ static int run_source(struct run *r, struct scap *h)
 	}
 	if (progress)
 		fputs("\r", stderr);
+	raw = is_raw_dump(r, s);
+	light = is_thread_filter(r, s);
+	memset(&e, 0, sizeof(e));
 	while (!g_stop) {
-		int n = sinsp_next(s, &e);
+		int n = raw ? raw_next(s, h, &e) : light ? thread_filter_next(r, s, h, &e) :
+			sinsp_next(s, &e);
 
 		if (n == SCAP_TIMEOUT) {
 			/* live: on_interval keeps its pace without events */
@@ -459,77 +628,6 @@ static int setup_chisels(struct run *r)
 	return 0;
 }
 
-/* ------------------------------------------------- driver-side filtering */
-
-static const char *skip_blanks(const char *p)
-{
-	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-		p++;
-	return p;
-}
-
-static int is_word_end(char c)
-{
-	return !c || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '(' || c == ')';
-}
-
-/* 1 if text (after a top-level "and") holds no top-level "or" */
-static int no_top_level_or(const char *p)
-{
-	int depth = 0;
-	char prev = ' ';
-
-	for (; *p; prev = *p, p++) {
-		if (*p == '"' || *p == '\'') {
-			const char *q = strchr(p + 1, *p);
-
-			if (!q)
-				return 0;
-			p = q;
-		} else if (*p == '(') {
-			depth++;
-		} else if (*p == ')') {
-			depth--;
-		} else if (!depth && is_word_end(prev) && !strncmp(p, "or", 2) && is_word_end(p[2])) {
-			return 0;
-		}
-	}
-	return 1;
-}
-
-/*
- * The process name the driver may filter on: X when the capture filter is
- * `proc.name=X` or `proc.name=X and ...` with no top-level `or` (then every
- * event it accepts comes from a task named X).  NULL for anything else.
- * The driver keeps tasks whose comm or thread group leader's comm is X,
- * plus every clone/fork/execve/procexit; the filter still runs on what
- * arrives, so the output is exactly the filter's (see driver/bpf/README.md).
- */
-static const char *filter_comm(const char *f, char *buf, size_t len)
-{
-	const char *p = skip_blanks(f), *v;
-	size_t n;
-
-	if (strncmp(p, "proc.name", 9))
-		return NULL;
-	p = skip_blanks(p + 9);
-	if (*p != '=')
-		return NULL;
-	p = skip_blanks(p + 1);
-	v = p;
-	while (!is_word_end(*p) && *p != '"' && *p != '\'' && *p != '\\')
-		p++;
-	n = (size_t)(p - v);
-	if (!n || n >= len || !is_word_end(*p))
-		return NULL;
-	p = skip_blanks(p);
-	if (*p && (strncmp(p, "and", 3) || !is_word_end(p[3]) || !no_top_level_or(p + 3)))
-		return NULL;
-	memcpy(buf, v, n);
-	buf[n] = 0;
-	return buf;
-}
-
 /*
  * What the live driver can leave out: event types that the capture filter
  * or, with chisels, every chisel's own filter rejects (the engine adds the
@@ -549,7 +647,7 @@ static void live_pushdown(struct run *r, struct scap_live_opts *lo)
 			  (!r->chisels || chisel_may_match_type(r->chisels, (uint16_t)t));
 	lo->syscall_mask = mask;
 	if (f)
-		lo->comm = filter_comm(r->o->filter, comm, sizeof(comm));
+		lo->comm = filter_comm(r->o->filter, comm, sizeof(comm), NULL);
 }
 
 int run_capture(struct cli_opts *o)
