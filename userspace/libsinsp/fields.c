@@ -95,6 +95,31 @@ static int parse_index(const char *t, struct field_ref *out)
 	return (int)(end + 1 - t);
 }
 
+/* "[N]" argument of evt.arg and evt.around, with the reference's errors:
+ * N must be an optionally signed decimal; without a ']' the rest of the
+ * text is N and, when valid, nothing is consumed (unrecognized field) */
+static int parse_checked_index(const char *t, struct field_ref *out, char *err, size_t errlen)
+{
+	const char *close = strchr(t + 1, ']');
+	size_t n = close ? (size_t)(close - t - 1) : strlen(t + 1);
+	size_t i = (t[1] == '+' || t[1] == '-') ? 1 : 0;
+	int valid = n > i;
+
+	for (; i < n; i++)
+		valid = valid && isdigit((unsigned char)t[1 + i]);
+	if (!valid) {
+		snprintf(err, errlen, "%.*s is not a valid number", (int)n, t + 1);
+		return -1;
+	}
+	if (!close) {
+		out->flags |= FIELD_NAME_ONLY;
+		return 0;
+	}
+	out->arg_index = strtoll(t + 1, NULL, 10);
+	out->has_arg = 1;
+	return (int)(n + 2);
+}
+
 /* "[text]" argument kept as a string */
 static int parse_bracket_string(const char *t, struct field_ref *out)
 {
@@ -127,19 +152,17 @@ static int parse_dot_word(const char *t, struct field_ref *out, int allow_dots)
 	return (int)(1 + n);
 }
 
-/* argument syntax per field; returns chars consumed (0 if none), <0 error */
+/* argument syntax per field; returns chars consumed (0 if none), -1 with
+ * err set, or SYNTAX_ERROR ("filter syntax error: TEXT") */
+#define SYNTAX_ERROR (-3)
 static int parse_arg(const char *t, struct field_ref *out, char *err, size_t errlen)
 {
 	int r;
 
 	switch (out->id) {
 	case F_EVT_ARG:
-		if (t[0] == '[') {
-			r = parse_index(t, out);
-			if (r < 0)
-				goto bad;
-			return r;
-		}
+		if (t[0] == '[')
+			return parse_checked_index(t, out, err, errlen);
 		r = parse_param_name(t, out, err, errlen);
 		if (r == -2)
 			return -1;
@@ -151,6 +174,10 @@ static int parse_arg(const char *t, struct field_ref *out, char *err, size_t err
 	case F_EVT_RAWARG: {
 		const struct ppm_param_info *pi;
 
+		if (t[0] == '[') {
+			snprintf(err, errlen, "evt.arg fields must be expressed explicitly");
+			return -1;
+		}
 		r = parse_param_name(t, out, err, errlen);
 		if (r == -2)
 			return -1;
@@ -179,17 +206,23 @@ static int parse_arg(const char *t, struct field_ref *out, char *err, size_t err
 		return 0;
 	case F_PROC_APID:
 	case F_PROC_ANAME:
-		if (t[0] != '[')
+		/* as the reference: "[N]" ([-1] = no index); anything else
+		 * after the name consumes nothing (the filter then reports an
+		 * unrecognized field, -p prints the text again after the value) */
+		if (t[0] == 0)
 			return 0;
 		r = parse_index(t, out);
-		if (r < 0)
-			goto bad;
+		if (r < 0) {
+			out->flags |= FIELD_NAME_ONLY;
+			return 0;
+		}
+		if (out->arg_index == -1)
+			out->has_arg = 0;
 		return r;
 	case F_EVT_AROUND:
-		r = parse_index(t, out);
-		if (r < 0)
-			goto bad;
-		return r;
+		if (t[0] != '[')
+			return SYNTAX_ERROR;
+		return parse_checked_index(t, out, err, errlen);
 	default:
 		break;
 	}
@@ -204,8 +237,7 @@ static int parse_arg(const char *t, struct field_ref *out, char *err, size_t err
 	}
 	return 0;
 bad:
-	snprintf(err, errlen, "filter syntax error: %s", out->def ? out->def->name : t);
-	return -1;
+	return SYNTAX_ERROR;
 }
 
 int field_parse(const char *text, struct field_ref *out, char *err, size_t errlen)
@@ -231,13 +263,16 @@ int field_parse(const char *text, struct field_ref *out, char *err, size_t errle
 	out->flags = best->flags & (FIELD_FILTER_ONLY | FIELD_PRINT_ONLY | FIELD_REQUIRES_ARG);
 	out->arg_index = -1;
 	r = parse_arg(text + bestlen, out, err, errlen);
+	if (r == SYNTAX_ERROR ||
+	    (r == 0 && (out->flags & FIELD_REQUIRES_ARG) && !(out->flags & FIELD_NAME_ONLY) &&
+	     !out->has_arg && out->id != F_EVT_ABSPATH)) {
+		/* the reference names the whole rest of the text */
+		snprintf(err, errlen, "filter syntax error: %s", text);
+		return -1;
+	}
 	if (r < 0) {
 		if (!err[0])
 			snprintf(err, errlen, "invalid field argument in %s", text);
-		return -1;
-	}
-	if ((out->flags & FIELD_REQUIRES_ARG) && !out->has_arg && r == 0 && out->id != F_EVT_ABSPATH) {
-		snprintf(err, errlen, "filter syntax error: %s", best->name);
 		return -1;
 	}
 	size_t total = bestlen + (size_t)r;
@@ -1369,6 +1404,17 @@ static int ipv4_is_local(struct sinsp *s, const uint8_t *ip)
 	return 0;
 }
 
+/* local and remote ends (fd.lip, fd.rport...): on IPv4 the tuple's source
+ * is the local end when its address is one of the machine's (both ends of a
+ * loopback connection then see the client port as local, as the reference
+ * prints); otherwise, and on IPv6, by the socket's role */
+static int local_is_source(struct sinsp *s, const struct sinsp_fdinfo *fd)
+{
+	if (fd->type == SCAP_FD_IPV4_SOCK)
+		return ipv4_is_local(s, fd->sip) || fd->is_role_client;
+	return fd->is_role_client;
+}
+
 static int set_ip(struct field_value *v, const struct sinsp_fdinfo *fd, const uint8_t *ip)
 {
 	if (fd_is_v6(fd)) {
@@ -1605,7 +1651,7 @@ static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_r
 		return set_i(v, PT_INT64, t->lastevent_fd);
 	if (!fd)
 		return extract_null_fd(s, e, f, v);
-	client = fd->is_role_client;
+	client = local_is_source(s, fd);
 	switch (f->id) {
 	case F_FD_TYPE:
 		nm = fd_type_name(fd->type);
@@ -1694,8 +1740,9 @@ static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_r
 		if (f->id == F_FD_RPROTO)
 			return set_proto(v, client ? fd->dport : fd->sport, fd->l4proto);
 		return set_u(v, PT_PORT, client ? fd->dport : fd->sport);
-	case F_FD_L4PROTO:	/* any fd: "<NA>" is a value for non-sockets */
-		switch (fd_is_ip_type(fd) ? fd->l4proto : SCAP_L4_NA) {
+	case F_FD_L4PROTO:	/* any fd: "<NA>" is a value for non-sockets and
+				 * for sockets with no role yet (socket() exit) */
+		switch (sinsp_fd_l4proto(fd)) {
 		case SCAP_L4_TCP: return set_str(v, "tcp", 3);
 		case SCAP_L4_UDP: return set_str(v, "udp", 3);
 		case SCAP_L4_ICMP: return set_str(v, "icmp", 4);

@@ -20,6 +20,9 @@
 #define FIELD_FILTER_ONLY 1
 #define FIELD_PRINT_ONLY 2
 #define FIELD_REQUIRES_ARG 4
+/* set by field_parse: only the name was consumed although text follows it
+ * (the reference's -p then prints that text again, from the name on) */
+#define FIELD_NAME_ONLY 16
 
 struct field_def;		/* catalogue entry (fields.c) */
 

@@ -642,10 +642,11 @@ static int parse_field(struct parser *p, struct field_ref *r)
 static void setup_check(struct parser *p, struct fnode *c, const struct field_ref *r)
 {
 	c->ck = (uint8_t)kind_of_type(r->type);
-	if (is_field(r, "proc.aname") && !r->has_arg) {
+	/* without an index, or [-1]: any ancestor */
+	if (strncmp(r->name, "proc.aname", 10) == 0 && !r->has_arg) {
 		c->special = SP_ANAME_ANY;
 		c->ck = CK_STRING;
-	} else if (is_field(r, "proc.apid") && !r->has_arg) {
+	} else if (strncmp(r->name, "proc.apid", 9) == 0 && !r->has_arg) {
 		c->special = SP_APID_ANY;
 		c->ck = CK_SIGNED;
 	} else if (strncmp(r->name, "evt.around", 10) == 0) {

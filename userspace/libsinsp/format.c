@@ -185,6 +185,8 @@ struct formatter *formatter_new(const char *fmt, char *err, size_t errlen)
 		t->has_field = 1;
 		t->width = width;
 		p = q + n;
+		if (t->ref.flags & FIELD_NAME_ONLY)
+			p = q;	/* as the reference: the text goes on from the name */
 		lit = p;
 	}
 	if (p > lit && add_token(f, lit, (size_t)(p - lit)))

@@ -1245,6 +1245,17 @@ void parse_event(struct sinsp *s, struct sinsp_evt *evt)
 	if (s->capture_filter && !filter_later &&
 	    !s->capture_filter(s->capture_filter_ctx, s, evt)) {
 		evt->rejected = 1;
+		/* a rejected enter does not pair with its exit (no fd, no
+		 * error code there), as sysdig 0.29.3 behaves on the traces
+		 * (read/sendfile/ioctl/lseek exits lose their fd); write
+		 * exits keep theirs there, so write enters are excepted */
+		t = evt->thread;
+		if (t && ppm_event_is_enter(evt->scap.type) &&
+		    !(evt->info->flags & EF_SKIPPARSERESET) &&
+		    evt->scap.type != PPME_SCHEDSWITCH_1_E &&
+		    evt->scap.type != PPME_SCHEDSWITCH_6_E &&
+		    evt->scap.type != PPME_SYSCALL_WRITE_E)
+			t->lastevent_type = PPM_EVENT_MAX;
 	} else {
 		parse_by_type(s, evt);
 		/* an fd created by the exit becomes the thread's last event fd
