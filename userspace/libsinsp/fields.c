@@ -152,6 +152,19 @@ static int parse_dot_word(const char *t, struct field_ref *out, int allow_dots)
 	return (int)(1 + n);
 }
 
+/* evt.type.is suffix: a decimal event id or the name of an event */
+static int type_is_arg_valid(const char *a)
+{
+	size_t n = strspn(a, "0123456789");
+
+	if (n > 0 && a[n] == 0)
+		return 1;
+	for (int id = 0; id < PPM_EVENT_MAX; id++)
+		if (g_event_info[id].name && strcmp(g_event_info[id].name, a) == 0)
+			return 1;
+	return 0;
+}
+
 /* argument syntax per field; returns chars consumed (0 if none), -1 with
  * err set, or SYNTAX_ERROR ("filter syntax error: TEXT") */
 #define SYNTAX_ERROR (-3)
@@ -195,6 +208,11 @@ static int parse_arg(const char *t, struct field_ref *out, char *err, size_t err
 		r = parse_dot_word(t, out, 0);
 		if (r < 0)
 			goto bad;
+		if (out->id == F_EVT_TYPE_IS && !type_is_arg_valid(out->arg_name)) {
+			out->flags |= FIELD_NAME_ONLY;	/* unrecognized field */
+			out->has_arg = 0;
+			return 0;
+		}
 		return r;
 	case F_EVT_ABSPATH:
 		if (strncmp(t, ".src", 4) == 0 || strncmp(t, ".dst", 4) == 0) {
@@ -694,6 +712,27 @@ static int extract_evt_arg(struct sinsp *s, struct sinsp_evt *e, const struct fi
 	return set_sbuf(v, res->len ? res : val);
 }
 
+/* evt.type.is.N: the numeric event id N; evt.type.is.NAME: the enter or
+ * exit of the first event table entry called NAME (so openat, whose
+ * first entry is the old layout, never matches the openat events of the
+ * traces: as the reference).  -p never has a value (FIELD_NAME_ONLY). */
+static int extract_type_is(const struct sinsp_evt *e, const struct field_ref *f,
+			   struct field_value *v)
+{
+	char *end;
+	long num = strtol(f->arg_name, &end, 10);
+
+	if (f->flags & FIELD_NAME_ONLY)
+		return 0;
+	if (*end == 0 && end != f->arg_name)
+		return set_u(v, PT_UINT32, e->scap.type == num);
+	for (int id = 0; id < PPM_EVENT_MAX; id++) {
+		if (g_event_info[id].name && strcmp(g_event_info[id].name, f->arg_name) == 0)
+			return set_u(v, PT_UINT32, e->scap.type == id || e->scap.type == id + 1);
+	}
+	return set_u(v, PT_UINT32, 0);
+}
+
 static int extract_evt_rawarg(struct sinsp_evt *e, const struct field_ref *f, struct field_value *v)
 {
 	int idx = evt_pindex(e, f->arg_name);
@@ -778,7 +817,8 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 	case F_EVT_RAWTIME: return set_u(v, PT_ABSTIME, ts);
 	case F_EVT_RAWTIME_S: return set_u(v, PT_ABSTIME, ts / NS_PER_S);
 	case F_EVT_RAWTIME_NS: return set_pad9(v, PT_ABSTIME, ts % NS_PER_S);
-	case F_EVT_RELTIME: return set_u(v, PT_RELTIME, ts - s->first_ts);
+	case F_EVT_RELTIME:	/* printed with at least 9 digits, as the reference */
+		return set_pad9(v, PT_RELTIME, ts - s->first_ts);
 	case F_EVT_RELTIME_S: return set_u(v, PT_RELTIME, (ts - s->first_ts) / NS_PER_S);
 	case F_EVT_RELTIME_NS: return set_pad9(v, PT_RELTIME, (ts - s->first_ts) % NS_PER_S);
 	case F_EVT_OUTPUTTIME: return extract_outputtime(s, e, v);
@@ -830,12 +870,8 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 	case F_EVT_DIR: return set_str(v, enter ? ">" : "<", 1);
 	case F_EVT_TYPE: return set_cstr(v, render_evt_type(e));
 	case F_EVT_ABSPATH: return extract_abspath(s, e, f, v);
-	case F_EVT_TYPE_IS: {	/* numeric event type ids only: a name never matches */
-		char *end;
-		long num = strtol(f->arg_name, &end, 10);
-
-		return set_u(v, PT_UINT32, *end == 0 && end != f->arg_name && e->scap.type == num);
-	}
+	case F_EVT_TYPE_IS:
+		return extract_type_is(e, f, v);
 	case F_SYSCALL_TYPE:
 		if (!e->info || (e->info->category & (EC_INTERNAL | EC_SCHEDULER)))
 			return 0;
@@ -981,6 +1017,22 @@ static struct sinsp_threadinfo *main_thread(struct sinsp *s, struct sinsp_thread
 }
 
 /* NUL-separated list joined with sep, optionally prefixed */
+/* subsystem name of a "subsys=path" cgroup entry as the reference shows
+ * it: the cgroup v2 "io" controller is called blkio */
+static const char *cgroup_subsys(const char *c, size_t n, size_t *len)
+{
+	const char *eq = memchr(c, '=', n);
+
+	if (!eq)
+		return NULL;
+	*len = (size_t)(eq - c);
+	if (*len == 2 && memcmp(c, "io", 2) == 0) {
+		*len = 5;
+		return "blkio";
+	}
+	return c;
+}
+
 static void join_list(struct sbuf *b, const char *list, uint32_t len, char sep)
 {
 	uint32_t i = 0;
@@ -1187,22 +1239,32 @@ static int extract_proc(struct sinsp *s, struct sinsp_evt *e, const struct field
 	case F_THREAD_TID: return set_i(v, PT_INT64, t->tid);
 	case F_THREAD_ISMAIN: return set_u(v, PT_BOOL, t->tid == t->pid);
 	case F_THREAD_CGROUPS:
-		b = scratch();
-		join_list(b, t->cgroups, t->cgroups_len, ' ');
-		return set_sbuf(v, b);
 	case F_THREAD_CGROUP: {
 		uint32_t i = 0;
 		size_t al = strlen(f->arg_name);
 
+		if (!t->cgroups_len)
+			return 0;
+		b = scratch();
 		while (i < t->cgroups_len) {
-			const char *c = t->cgroups + i;
-			size_t n = strnlen(c, t->cgroups_len - i);
+			const char *c = t->cgroups + i, *eq;
+			size_t n = strnlen(c, t->cgroups_len - i), sl;
+			const char *sub = cgroup_subsys(c, n, &sl);
 
-			if (n > al && c[al] == '=' && memcmp(c, f->arg_name, al) == 0)
-				return set_str(v, c + al + 1, n - al - 1);
 			i += (uint32_t)n + 1;
+			if (!sub || !(eq = memchr(c, '=', n)))
+				continue;
+			if (f->id == F_THREAD_CGROUP) {
+				if (sl == al && memcmp(sub, f->arg_name, al) == 0)
+					return set_str(v, eq + 1, n - (size_t)(eq + 1 - c));
+				continue;
+			}
+			if (b->len)
+				sb_putc(b, ' ');
+			sb_put(b, sub, sl);
+			sb_put(b, eq, n - (size_t)(eq - c));
 		}
-		return 0;
+		return f->id == F_THREAD_CGROUPS ? set_sbuf(v, b) : 0;
 	}
 	case F_THREAD_VTID: return t->vtid < 0 ? 0 : set_i(v, PT_INT64, t->vtid);
 	case F_PROC_VPID: return t->vpid < 0 ? 0 : set_i(v, PT_INT64, t->vpid);

@@ -179,9 +179,15 @@ struct formatter *formatter_new(const char *fmt, char *err, size_t errlen)
 		}
 		if (n == 0)
 			return fail(f, err, errlen, "invalid formatting token %s", q);
-		if (t->ref.flags & FIELD_FILTER_ONLY)
+		/* evt.around[T] is accepted by the reference's -p, never
+		 * with a value */
+		if ((t->ref.flags & FIELD_FILTER_ONLY) && strncmp(t->ref.name, "evt.around", 10) != 0)
 			return fail(f, err, errlen, "%s is filter only and cannot be used as a display field",
 				    t->ref.name);
+		/* the reference's -p reads evt.type.is without its suffix: no
+		 * value, and the text goes on from the name */
+		if (strncmp(t->ref.name, "evt.type.is", 11) == 0)
+			t->ref.flags |= FIELD_NAME_ONLY;
 		t->has_field = 1;
 		t->width = width;
 		p = q + n;
@@ -216,15 +222,20 @@ const struct field_ref *formatter_field(const struct formatter *f, size_t i)
 	return NULL;
 }
 
-/* raw event arguments whose native type cannot be printed as text */
+/* raw event arguments as -p prints them (probed with sysdig 0.29.3):
+ * 1 = an error ("wrong event type N"), -1 = no value (unsigned integers,
+ * addresses: the line is not printed), 0 = printed */
 static int text_unsupported(const struct field_ref *r, const struct field_value *v)
 {
 	if (r->id != F_EVT_RAWARG)
 		return 0;
 	switch (v->type) {
-	case PT_FD: case PT_FLAGS8: case PT_FLAGS16: case PT_FLAGS32: case PT_SOCKADDR:
-	case PT_SOCKTUPLE: case PT_FDLIST: case PT_DOUBLE: case PT_MODE: case PT_SIGSET:
+	case PT_FD: case PT_FLAGS8: case PT_FLAGS16: case PT_FLAGS32: case PT_FDLIST:
+	case PT_DOUBLE: case PT_MODE: case PT_SIGSET: case PT_SIGTYPE: case PT_SYSCALLID:
 		return 1;
+	case PT_UINT8: case PT_UINT16: case PT_UINT32: case PT_UINT64: case PT_SOCKADDR:
+	case PT_SOCKTUPLE:
+		return -1;
 	default:
 		return 0;
 	}
@@ -281,7 +292,7 @@ static int format_text(struct formatter *f, struct sinsp *s, struct sinsp_evt *e
 		if (!t->has_field)
 			continue;
 		vstart = out->len;
-		if (field_extract(s, e, &t->ref, &f->val)) {
+		if (field_extract(s, e, &t->ref, &f->val) && text_unsupported(&t->ref, &f->val) >= 0) {
 			if (text_unsupported(&t->ref, &f->val)) {
 				snprintf(err, errlen, "wrong event type %d", f->val.type);
 				out->len = start;
