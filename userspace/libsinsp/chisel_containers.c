@@ -8,7 +8,9 @@
  * consumes those events itself (they are never delivered to chisels), so
  * chisel.c hands them here instead of to on_event.  Only the four fields the
  * Lua table carries are kept; a container announced twice is updated in
- * place, first-seen order is kept.
+ * place, first-seen order is kept.  The table also gives evt.field() its
+ * container.name (sysdig's container manager knows the names; the field
+ * extractor alone only knows the id).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -142,6 +144,19 @@ void chisel_container_event(struct chisel_runtime *rt, const struct scap_evt *e)
 		      json_int(doc, "type"));
 		free(doc);
 	}
+}
+
+const char *chisel_container_name(const struct chisel_runtime *rt, const char *id, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < rt->ncontainers; i++) {
+		const struct chisel_container *c = &rt->containers[rt->ncontainers - 1 - i];
+
+		if (strlen(c->id) == len && !memcmp(c->id, id, len))
+			return c->name && *c->name ? c->name : NULL;
+	}
+	return NULL;
 }
 
 void chisel_containers_free(struct chisel_runtime *rt)

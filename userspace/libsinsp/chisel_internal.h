@@ -22,6 +22,13 @@
 
 struct chisel_fmt;
 
+/* a chisel.request_field handle (the light userdata given to Lua points
+ * to ref, the first member) */
+struct chisel_field {
+	struct field_ref ref;
+	int container_name;	/* container.name: named from the container events */
+};
+
 struct chisel {
 	struct chisel_runtime *rt;
 	char *name;		/* as given to chisel_load, trimmed */
@@ -36,7 +43,7 @@ struct chisel {
 	int have_sample, have_call, have_precise;
 	uint64_t last_sample, last_call_ts, precise_last;
 	/* chisel.request_field handles, owned here */
-	struct field_ref **fields;
+	struct chisel_field **fields;
 	size_t nfields;
 	/* pending chisel.exec from on_init */
 	char *exec_args;	/* joined argument string, NULL when none */
@@ -89,6 +96,8 @@ struct chisel *chisel_from_lua(lua_State *L);
 int chisel_is_container_event(uint16_t type);
 void chisel_container_event(struct chisel_runtime *rt, const struct scap_evt *e);
 void chisel_containers_free(struct chisel_runtime *rt);
+/* name of container ID (LEN bytes) from the container events, NULL unknown */
+const char *chisel_container_name(const struct chisel_runtime *rt, const char *id, size_t len);
 
 /* chisel_fmt.c */
 struct chisel_fmt *chisel_fmt_new(const char *fmt, char *err, size_t errlen);

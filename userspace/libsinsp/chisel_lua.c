@@ -130,22 +130,36 @@ static struct field_value *scratch_value(lua_State *L, struct chisel *c)
 	return c->val;
 }
 
+/* container.name: the name the container events gave the id, if any */
+static void push_container_name(lua_State *L, struct chisel *c, const struct field_ref *f,
+				struct field_value *v)
+{
+	const char *name = v->str ? chisel_container_name(c->rt, v->str, v->len) : NULL;
+
+	if (name)
+		lua_pushstring(L, name);
+	else
+		push_value(L, f, v);
+}
+
 static int l_evt_field(lua_State *L)
 {
 	struct chisel *c = chisel_from_lua(L);
-	struct field_ref *f = lua_touserdata(L, 1);
+	struct chisel_field *cf = lua_touserdata(L, 1);
 	struct sinsp_evt *e = chisel_evt(L, c, "evt.field()");
 	struct field_value *v;
 
-	if (!f) {
+	if (!cf) {
 		lua_pushnil(L);
 		return 1;
 	}
 	v = scratch_value(L, c);
-	if (field_extract(c->rt->s, e, f, v))
-		push_value(L, f, v);
-	else
+	if (!field_extract(c->rt->s, e, &cf->ref, v))
 		lua_pushnil(L);
+	else if (cf->container_name)
+		push_container_name(L, c, &cf->ref, v);
+	else
+		push_value(L, &cf->ref, v);
 	return 1;
 }
 
@@ -199,7 +213,7 @@ static int l_request_field(lua_State *L)
 {
 	struct chisel *c = chisel_from_lua(L);
 	const char *name = lua_tostring(L, 1);
-	struct field_ref *f, **nv;
+	struct chisel_field *f, **nv;
 	char err[256];
 
 	if (!name)
@@ -207,10 +221,11 @@ static int l_request_field(lua_State *L)
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return luaL_error(L, "out of memory");
-	if (field_parse(name, f, err, sizeof(err)) <= 0) {
+	if (field_parse(name, &f->ref, err, sizeof(err)) <= 0) {
 		free(f);
 		fatalf(L, "chisel requesting nonexistent field %s", name);
 	}
+	f->container_name = !strcmp(f->ref.name, "container.name");
 	if (c) {
 		nv = realloc(c->fields, (c->nfields + 1) * sizeof(*nv));
 		if (!nv) {
