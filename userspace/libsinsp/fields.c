@@ -948,7 +948,10 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 			return set_str(v, "read", 4);
 		return 0;
 	case F_EVT_IS_WAIT: return set_u(v, PT_BOOL, e->info && (e->info->flags & EF_WAITS));
-	case F_EVT_WAIT_LATENCY: return 0;
+	case F_EVT_WAIT_LATENCY:	/* exits of waiting syscalls (EF_WAITS) */
+		if (enter || !e->thread || !e->info || !(e->info->flags & EF_WAITS))
+			return 0;
+		return set_u(v, PT_RELTIME, e->thread->latency);
 	case F_EVT_IS_SYSLOG:
 		return set_u(v, PT_BOOL, io_flags(e, EF_WRITES_TO_FD) && e->fdinfo &&
 			     strstr(e->fdinfo->name, "/dev/log"));
@@ -1466,6 +1469,23 @@ static int ipv4_is_local(struct sinsp *s, const uint8_t *ip)
 	return 0;
 }
 
+/* fd.name_changed: the exits that name their fd (opens, accepts, connect).
+ * The reference sets it after running its filter, so filters see false. */
+static int fd_name_changed(const struct sinsp_evt *e, const struct field_ref *f)
+{
+	if (f->flags & FIELD_IN_FILTER)
+		return 0;
+	switch (e->scap.type) {
+	case PPME_SYSCALL_OPEN_X: case PPME_SYSCALL_OPENAT_X: case PPME_SYSCALL_OPENAT_2_X:
+	case PPME_SYSCALL_OPENAT2_X: case PPME_SYSCALL_CREAT_X: case PPME_SOCKET_CONNECT_X:
+	case PPME_SOCKET_ACCEPT_X: case PPME_SOCKET_ACCEPT4_X: case PPME_SOCKET_ACCEPT_5_X:
+	case PPME_SOCKET_ACCEPT4_5_X:
+		return e->fdinfo != NULL;
+	default:
+		return 0;
+	}
+}
+
 /* local and remote ends (fd.lip, fd.rport...): on IPv4 the tuple's source
  * is the local end when its address is one of the machine's (both ends of a
  * loopback connection then see the client port as local, as the reference
@@ -1822,7 +1842,7 @@ static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_r
 			return set_u(v, PT_BOOL, (uint64_t)ipv4_is_local(s, fd->dip));
 		return set_u(v, PT_BOOL, (uint64_t)fd_is_serv(fd));
 	case F_FD_CONNECTED: return set_u(v, PT_BOOL, fd->is_socket_connected);
-	case F_FD_NAME_CHANGED: return set_u(v, PT_BOOL, 0);
+	case F_FD_NAME_CHANGED: return set_u(v, PT_BOOL, fd_name_changed(e, f));
 	case F_FD_UID: {
 		int n = snprintf(v->buf, sizeof(v->buf), "%" PRId64 "%" PRId64,
 				 e->thread ? e->thread->tid : 0, fd->fd);

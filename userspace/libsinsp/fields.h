@@ -23,6 +23,9 @@
 /* set by field_parse: only the name was consumed although text follows it
  * (the reference's -p then prints that text again, from the name on) */
 #define FIELD_NAME_ONLY 16
+/* set by the filter compiler: the value the reference's filters see (some
+ * are set by its parser only after the filter ran: fd.name_changed) */
+#define FIELD_IN_FILTER 32
 
 struct field_def;		/* catalogue entry (fields.c) */
 

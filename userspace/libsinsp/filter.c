@@ -248,6 +248,7 @@ static int find_slot(struct filter *f, const struct field_ref *r)
 	f->slots = xrealloc(f->slots, (f->nslots + 1) * sizeof(*f->slots));
 	memset(&f->slots[f->nslots], 0, sizeof(f->slots[0]));
 	f->slots[f->nslots].ref = *r;
+	f->slots[f->nslots].ref.flags |= FIELD_IN_FILTER;
 	return (int)f->nslots++;
 }
 
