@@ -17,7 +17,8 @@
 #include "render.h"
 #include "memengine.h"
 
-/* mytool (1234), cwd /home/u/, fd 3 = /etc/hosts, users/groups root */
+/* mytool (1234), cwd /home/u/, fd 3 = /etc/hosts, fd 11 = the directory
+ * /srv/data (no trailing '/', as directory fds are named), users/groups root */
 static struct scap *base(void)
 {
 	struct scap *h = mem_open();
@@ -33,6 +34,7 @@ static struct scap *base(void)
 	strcpy(g->name, "root");
 	h->meta.has_userlist = 1;
 	mem_fd_file(t, 3, "/etc/hosts");
+	mem_fd_file(t, 11, "/srv/data");
 	return h;
 }
 
@@ -107,6 +109,7 @@ static void test_flags_errno_paths_buffers(void **state)
 		"name=/nope flags=1(O_RDONLY) mode=0 ",
 		"fd=-2(ENOENT) name=/nope flags=1(O_RDONLY) mode=0 dev=0 ",
 		"name=rel/file(/home/u/rel/file) flags=1(O_RDONLY) mode=0 ",
+		"dirfd=11(<f>/srv/data) name=x.txt(/srv/data/x.txt) flags=1(O_RDONLY) mode=0 ",
 		NULL
 	};
 
@@ -145,6 +148,13 @@ static void test_flags_errno_paths_buffers(void **state)
 	ev_end(h, 0);
 	ev_begin(h, PPME_SYSCALL_OPEN_E, 1234, 7);
 	ev_str(h, "rel/file");
+	ev_u32(h, 1);
+	ev_u32(h, 0);
+	ev_end(h, 0);
+	/* relative to a directory fd: sysdig 0.29.3 joins them with a '/' */
+	ev_begin(h, PPME_SYSCALL_OPENAT_2_E, 1234, 8);
+	ev_i64(h, 11);
+	ev_str(h, "x.txt");
 	ev_u32(h, 1);
 	ev_u32(h, 0);
 	ev_end(h, 0);

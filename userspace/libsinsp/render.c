@@ -734,6 +734,7 @@ static void render_path(struct sinsp *s, const struct sinsp_evt *e, const struct
 	if (vl == 0 || v[0] == '/' || (vl == 4 && memcmp(v, "<NA>", 4) == 0) || !e->thread)
 		return;
 	const char *dir = NULL;
+	char dirbuf[SINSP_MAX_PATH + 2];
 	struct sinsp_threadinfo *mt = sinsp_get_main_thread(s, e->thread);
 
 	if (!mt)
@@ -746,8 +747,15 @@ static void render_path(struct sinsp *s, const struct sinsp_evt *e, const struct
 
 		if (dfd != -100) {
 			struct sinsp_fdinfo *fi = render_thread_fd(s, e->thread, dfd);
+			size_t n = fi ? strlen(fi->name) : 0;
 
-			dir = fi ? fi->name : "<UNKNOWN>";
+			/* a directory fd's name has no trailing '/': add it */
+			if (n && fi->name[n - 1] != '/') {
+				snprintf(dirbuf, sizeof(dirbuf), "%s/", fi->name);
+				dir = dirbuf;
+			} else {
+				dir = fi ? fi->name : "<UNKNOWN>";
+			}
 		}
 	}
 	render_concat_path(dir ? dir : "", v, vl, res);
