@@ -40,6 +40,9 @@ struct kring {
 	struct kmod_ring_info *info;
 	u8 *data;
 	u8 *scratch;
+	/* private copies: the reader can write the mapped info page */
+	u64 size;		/* bytes of data */
+	u64 head;		/* next write offset */
 	struct kfill fill;	/* probe context: per CPU, no stack to clear */
 	atomic_t open;
 	bool active;		/* probes may write */
@@ -88,8 +91,9 @@ static inline u64 ring_space(u64 size, u64 head, u64 tail)
 static inline void ring_commit(struct kring *r, u64 head, u32 len)
 {
 	head += ALIGN(len, KMOD_EVT_ALIGN);
-	if (head == r->info->size)
+	if (head == r->size)
 		head = 0;
+	r->head = head;
 	smp_store_release(&r->info->head, head);
 	r->info->n_written++;
 }
@@ -97,7 +101,7 @@ static inline void ring_commit(struct kring *r, u64 head, u32 len)
 /* copy an event built in scratch into the ring, wrapping to offset 0 */
 static void ring_push(struct kring *r, u64 head, u64 tail, u32 len)
 {
-	u64 size = r->info->size, alen = ALIGN(len, KMOD_EVT_ALIGN);
+	u64 size = r->size, alen = ALIGN(len, KMOD_EVT_ALIGN);
 
 	if (ring_space(size, head, tail) < size - head + alen) {
 		r->info->n_drops_buffer++;
@@ -117,7 +121,7 @@ static void ring_push(struct kring *r, u64 head, u64 tail, u32 len)
 static void record(struct kring *r, struct kfill *f, u16 type)
 {
 	struct kmod_ring_info *info = r->info;
-	u64 size = info->size, head = info->head;
+	u64 size = r->size, head = r->head;
 	u64 tail = smp_load_acquire(&info->tail);
 	u64 space, room;
 	int len;
@@ -284,6 +288,8 @@ static int ring_alloc(struct kring *r)
 	r->info = r->mem;
 	r->data = (u8 *)r->mem + KMOD_INFO_SIZE;
 	r->info->size = size;
+	r->size = size;
+	r->head = 0;
 	return 0;
 }
 
@@ -346,7 +352,7 @@ static int kmod_mmap(struct file *filp, struct vm_area_struct *vma)
 	struct kring *r = filp->private_data;
 	unsigned long len = vma->vm_end - vma->vm_start;
 
-	if (vma->vm_pgoff != 0 || len > KMOD_INFO_SIZE + r->info->size)
+	if (vma->vm_pgoff != 0 || len > KMOD_INFO_SIZE + r->size)
 		return -EINVAL;
 	return remap_vmalloc_range(vma, r->mem, 0);
 }
