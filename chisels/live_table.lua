@@ -11,6 +11,7 @@ require "common"
 local terminal = require "ansiterminal"
 
 local M = {}
+local field = evt.field
 
 -- the field handles of the list of field names
 function M.request_fields(names)
@@ -26,7 +27,7 @@ end
 function M.event_key(handles)
 	local n = #handles
 	if n == 1 then
-		local v = evt.field(handles[1])
+		local v = field(handles[1])
 		if v == nil then
 			return nil
 		end
@@ -34,7 +35,7 @@ function M.event_key(handles)
 	end
 	local parts = {}
 	for i = 1, n do
-		local v = evt.field(handles[i])
+		local v = field(handles[i])
 		if v == nil then
 			return nil
 		end

@@ -24,6 +24,8 @@ args = {
 
 require "common"
 local live_table = require "live_table"
+-- per-event calls kept in locals (no global/table lookups in on_event)
+local event_key, field = live_table.event_key, evt.field
 
 local info = {
 	key_fld = {}, key_desc = {}, value_fld = "", value_desc = "",
@@ -67,11 +69,11 @@ function on_init()
 end
 
 function on_event()
-	local key = live_table.event_key(key_handles)
+	local key = event_key(key_handles)
 	if key == nil then
 		return false
 	end
-	local v = evt.field(value_handle)
+	local v = field(value_handle)
 	if type(v) == "number" and v > 0 then
 		totals[key] = (totals[key] or 0) + v
 	end
