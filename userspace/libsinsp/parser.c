@@ -1188,7 +1188,9 @@ static void parse_by_type(struct sinsp *s, struct sinsp_evt *evt)
 		parse_dup_exit(s, evt);
 		break;
 	case PPME_SYSCALL_FCNTL_X:
-		if (evt->has_enter && evt->thread->stored_type == PPME_SYSCALL_FCNTL_E)
+		/* only when its own enter was an F_DUPFD: an older stored
+		 * F_DUPFD enter of the thread does not count */
+		if (retrieve_enter(evt) && libsinsp_stores(&evt->enter))
 			parse_dup_exit(s, evt);
 		break;
 	case PPME_SYSCALL_EVENTFD_X:
