@@ -224,6 +224,7 @@ static int l_request_field(lua_State *L)
 	if (field_parse(name, &f->ref, err, sizeof(err)) <= 0) {
 		free(f);
 		fatalf(L, "chisel requesting nonexistent field %s", name);
+		return 0;	/* not reached: fatalf raises a Lua error */
 	}
 	f->container_name = !strcmp(f->ref.name, "container.name");
 	if (c) {
