@@ -715,6 +715,8 @@ static int push_fd_field(struct tt_ctx *x, int i)
 	if (!f)
 		return 0;
 	v = malloc(sizeof(*v));
+	if (v)
+		memset(v, 0, offsetof(struct field_value, buf));
 	if (v && field_extract(x->rt->s, x->ev, f, v)) {
 		push_value(x->L, f, v);
 		ok = 1;
