@@ -693,9 +693,9 @@ struct tt_ctx {
 static struct field_ref *fd_field(int i)
 {
 	static const char *const names[] = { "fd.name", "fd.type", "fd.sip", "fd.sport",
-					     "fd.cip", "fd.cport", "fd.l4proto" };
-	static struct field_ref refs[7];
-	static int state[7];	/* 0 unparsed, 1 ok, -1 unknown */
+					     "fd.cip", "fd.cport", "fd.l4proto", "fd.ip" };
+	static struct field_ref refs[8];
+	static int state[8];	/* 0 unparsed, 1 ok, -1 unknown */
 
 	if (!state[i]) {
 		char err[128];
@@ -761,7 +761,9 @@ static int tt_fd(struct sinsp_fdinfo *fd, void *arg)
 		int listening = fd->type == SCAP_FD_IPV4_SERVSOCK ||
 				fd->type == SCAP_FD_IPV6_SERVSOCK;
 
-		set_fd_field(x, 2, "sip");
+		/* fd.sip has no value on a listening socket; its own
+		 * address (fd.ip) is the server side */
+		set_fd_field(x, listening ? 7 : 2, "sip");
 		set_fd_field(x, 3, "sport");
 		lua_pushboolean(L, fd->is_server || listening);
 		lua_setfield(L, -2, "is_server");

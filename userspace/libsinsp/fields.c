@@ -1770,10 +1770,10 @@ static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_r
 			return 0;
 		return set_ip(v, fd, fd->sip);
 	case F_FD_SIP:
-	case F_FD_SNET:
-		if (!fd_is_ip(fd))
+	case F_FD_SNET:	/* none on listening sockets, as the reference */
+		if (!fd_is_ip(fd) || fd_is_serv(fd))
 			return 0;
-		return set_ip(v, fd, fd_is_serv(fd) ? fd->sip : fd->dip);
+		return set_ip(v, fd, fd->dip);
 	case F_FD_LIP:
 	case F_FD_LNET:
 		if (!fd_is_ip(fd) || fd_is_serv(fd))
