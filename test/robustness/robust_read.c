@@ -212,6 +212,20 @@ static pid_t start_batch(const struct trace_ctx *t, size_t a, size_t b)
 	_exit(0);
 }
 
+/* wait for any child: the index of the record that has its pid among n
+ * records (each starting with a pid_t, stride bytes apart), n if none */
+static size_t wait_any(const void *runs, size_t stride, size_t n, int *status)
+{
+	pid_t pid = wait(status);
+	size_t i;
+
+	if (pid < 0)
+		exit(100);
+	for (i = 0; i < n && *(const pid_t *)((const char *)runs + i * stride) != pid; i++)
+		;
+	return i;
+}
+
 /* all cases in batches of 64, g_jobs batches at a time; a batch that did
  * not end cleanly is re-run case by case to find and report the bad ones */
 static void check_all(const struct trace_ctx *t)
@@ -221,7 +235,6 @@ static void check_all(const struct trace_ctx *t)
 
 	while (next < t->ncases || nrun) {
 		int status;
-		pid_t pid;
 
 		while (next < t->ncases && nrun < g_jobs) {
 			size_t b = next + 64 < t->ncases ? next + 64 : t->ncases;
@@ -234,11 +247,7 @@ static void check_all(const struct trace_ctx *t)
 			nrun++;
 			next = b;
 		}
-		pid = wait(&status);
-		if (pid < 0)
-			exit(100);
-		for (i = 0; i < nrun && run[i].pid != pid; i++)
-			;
+		i = wait_any(run, sizeof(run[0]), nrun, &status);
 		if (i == nrun)
 			continue;
 		if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
@@ -348,15 +357,10 @@ static void exec_all(const struct trace_ctx *t)
 	while (next < t->ncases || nrun) {
 		const char *why;
 		int status;
-		pid_t pid;
 
 		while (next < t->ncases && nrun < g_jobs)
 			exec_start(t, next++, &run[nrun++]);
-		pid = wait(&status);
-		if (pid < 0)
-			exit(100);
-		for (i = 0; i < nrun && run[i].pid != pid; i++)
-			;
+		i = wait_any(run, sizeof(run[0]), nrun, &status);
 		if (i == nrun)
 			continue;
 		g_total++;

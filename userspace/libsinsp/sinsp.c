@@ -104,15 +104,13 @@ int sinsp_next(struct sinsp *s, struct sinsp_evt *evt)
 	return sinsp_parse(s, evt);
 }
 
-int sinsp_parse(struct sinsp *s, struct sinsp_evt *evt)
+void sinsp_evt_begin(struct sinsp *s, struct sinsp_evt *evt)
 {
 	s->nevents++;
 	if (s->first_ts == 0)	/* container events of a file can have ts 0 */
 		s->first_ts = evt->scap.ts;
-	apply_pending(s);
-
 	evt->num = s->nevents;
-	evt->info = &g_event_info[evt->scap.type];
+	evt->info = evt->scap.type < PPM_EVENT_MAX ? &g_event_info[evt->scap.type] : NULL;
 	evt->thread = NULL;
 	evt->fdinfo = NULL;
 	evt->fd = -1;
@@ -121,6 +119,12 @@ int sinsp_parse(struct sinsp *s, struct sinsp_evt *evt)
 	evt->has_enter = 0;
 	evt->uses_fd = 0;
 	evt->rejected = 0;
+}
+
+int sinsp_parse(struct sinsp *s, struct sinsp_evt *evt)
+{
+	apply_pending(s);
+	sinsp_evt_begin(s, evt);
 	parse_event(s, evt);
 	if (evt->scap.dump_flags & SCAP_DF_STATE_ONLY)
 		evt->filtered_out = 1;

@@ -130,6 +130,10 @@ int sinsp_next(struct sinsp *s, struct sinsp_evt *evt);
 /* the state update of sinsp_next() for an event evt->scap that the caller
  * read from s->scap itself (live only: no new sections); SCAP_SUCCESS */
 int sinsp_parse(struct sinsp *s, struct sinsp_evt *evt);
+/* count evt->scap as the next event and reset what the state update fills
+ * (number, info, no thread/fd/error): the first step of sinsp_parse(), for
+ * callers that pass an event on without its state update */
+void sinsp_evt_begin(struct sinsp *s, struct sinsp_evt *evt);
 
 /* thread table */
 struct sinsp_threadinfo *sinsp_get_thread(struct sinsp *s, int64_t tid);

@@ -427,30 +427,12 @@ static int raw_read(struct sinsp *s, struct scap *h, struct sinsp_evt *e)
 	return n;
 }
 
-/* what sinsp_next() counts and resets for an event it did not parse */
-static void count_unparsed(struct sinsp *s, struct sinsp_evt *e, struct sinsp_threadinfo *t)
-{
-	s->nevents++;
-	if (!s->first_ts)
-		s->first_ts = e->scap.ts;
-	e->num = s->nevents;
-	e->info = e->scap.type < PPM_EVENT_MAX ? &g_event_info[e->scap.type] : NULL;
-	e->thread = t;
-	e->fdinfo = NULL;
-	e->fd = -1;
-	e->errorcode = 0;
-	e->filtered_out = 0;
-	e->has_enter = 0;
-	e->uses_fd = 0;
-	e->rejected = 0;
-}
-
 static int raw_next(struct sinsp *s, struct scap *h, struct sinsp_evt *e)
 {
 	int n = raw_read(s, h, e);
 
 	if (n == SCAP_SUCCESS)
-		count_unparsed(s, e, NULL);
+		sinsp_evt_begin(s, e);
 	return n;
 }
 
@@ -492,7 +474,8 @@ static int thread_filter_next(struct run *r, struct sinsp *s, struct scap *h, st
 	if (e->scap.type >= PPM_EVENT_MAX || needs_state_engine(e->scap.type) ||
 	    !(t = sinsp_get_thread(s, (int64_t)e->scap.tid)))
 		return sinsp_parse(s, e);
-	count_unparsed(s, e, t);
+	sinsp_evt_begin(s, e);
+	e->thread = t;
 	e->rejected = !filter_run(r->flt, s, e);
 	return SCAP_SUCCESS;
 }
