@@ -380,7 +380,7 @@ static int no_top_level_or(const char *p)
  * plus every clone/fork/execve/procexit; the filter still runs on what
  * arrives, so the output is exactly the filter's (see driver/bpf/README.md).
  */
-static const char *filter_comm(const char *f, char *buf, size_t len, int *alone)
+static const char *filter_comm(const char *f, char *buf, size_t len)
 {
 	const char *p = skip_blanks(f), *v;
 	size_t n;
@@ -400,8 +400,6 @@ static const char *filter_comm(const char *f, char *buf, size_t len, int *alone)
 	p = skip_blanks(p);
 	if (*p && (strncmp(p, "and", 3) || !is_word_end(p[3]) || !no_top_level_or(p + 3)))
 		return NULL;
-	if (alone)
-		*alone = !*p;
 	memcpy(buf, v, n);
 	buf[n] = 0;
 	return buf;
@@ -436,62 +434,19 @@ static int raw_next(struct sinsp *s, struct scap *h, struct sinsp_evt *e)
 	return n;
 }
 
-/*
- * -w of a live capture whose filter is exactly `proc.name=X` (pushed down
- * to the driver, which already left out most other tasks): the filter
- * reads nothing but the thread table, which only state-changing events
- * alter.  So those (clone, execve, procexit, fd creation...), drop markers
- * and events of threads not known yet go through the state engine; the
- * others are only matched against the thread table (same filter, same
- * result, no fd tracking).
- */
-static int is_thread_filter(const struct run *r, const struct sinsp *s)
-{
-	char comm[64];
-	int alone = 0;
-
-	return s->is_live && r->o->write_path && r->flt && !r->chisels && !r->sm &&
-	       !r->o->display_filter && !r->o->fatfile &&
-	       filter_comm(r->o->filter, comm, sizeof(comm), &alone) && alone;
-}
-
-static int needs_state_engine(uint16_t type)
-{
-	uint16_t pair = type ^ 1;
-	uint32_t f = g_event_info[type].flags | (pair < PPM_EVENT_MAX ? g_event_info[pair].flags : 0);
-
-	return (f & (EF_MODIFIES_STATE | EF_CREATES_FD | EF_DESTROYS_FD)) ||
-	       (g_event_info[type].category & EC_INTERNAL);
-}
-
-static int thread_filter_next(struct run *r, struct sinsp *s, struct scap *h, struct sinsp_evt *e)
-{
-	struct sinsp_threadinfo *t;
-	int n = raw_read(s, h, e);
-
-	if (n != SCAP_SUCCESS)
-		return n;
-	if (e->scap.type >= PPM_EVENT_MAX || needs_state_engine(e->scap.type) ||
-	    !(t = sinsp_get_thread(s, (int64_t)e->scap.tid)))
-		return sinsp_parse(s, e);
-	sinsp_evt_begin(s, e);
-	e->thread = t;
-	e->rejected = !filter_run(r->flt, s, e);
-	return SCAP_SUCCESS;
-}
-
 static int run_source(struct run *r, struct scap *h)
 {
 	char err[SCAP_ERRBUF_SIZE] = "";
 	struct sinsp *s = sinsp_open(h, err);
 	struct sinsp_evt e;
 	int progress = r->o->progress || (r->o->write_path && r->o->ninputs);
-	int rc = 0, raw, light;
+	int rc = 0, raw;
 
 	if (!s) {
 		fprintf(stderr, "%s\n", err[0] ? err : "can't initialize the state engine");
 		return 1;
 	}
+	s->is_live = r->o->ninputs == 0;
 	if (r->flt && !r->o->display_filter) {
 		s->capture_filter = capture_filter;
 		s->capture_filter_ctx = r;
@@ -511,11 +466,9 @@ static int run_source(struct run *r, struct scap *h)
 	if (progress)
 		fputs("\r", stderr);
 	raw = is_raw_dump(r, s);
-	light = is_thread_filter(r, s);
 	memset(&e, 0, sizeof(e));
 	while (!g_stop) {
-		int n = raw ? raw_next(s, h, &e) : light ? thread_filter_next(r, s, h, &e) :
-			sinsp_next(s, &e);
+		int n = raw ? raw_next(s, h, &e) : sinsp_next(s, &e);
 
 		if (n == SCAP_TIMEOUT) {
 			/* live: on_interval keeps its pace without events */
@@ -630,7 +583,7 @@ static void live_pushdown(struct run *r, struct scap_live_opts *lo)
 			  (!r->chisels || chisel_may_match_type(r->chisels, (uint16_t)t));
 	lo->syscall_mask = mask;
 	if (f)
-		lo->comm = filter_comm(r->o->filter, comm, sizeof(comm), NULL);
+		lo->comm = filter_comm(r->o->filter, comm, sizeof(comm));
 }
 
 int run_capture(struct cli_opts *o)
