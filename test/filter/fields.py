@@ -35,6 +35,8 @@ import sys
 import urllib.parse
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import golden_cli  # noqa: E402
+from golden_cli import option  # noqa: E402
 from known import Known  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -211,32 +213,13 @@ def check(sysdig, only, traces):
     return 1 if fails else 0
 
 
-def option(name):
-    if name in sys.argv:
-        i = sys.argv.index(name)
-        if i + 1 < len(sys.argv):
-            return sys.argv[i + 1]
-    return None
-
-
 def main():
-    if len(sys.argv) >= 2 and sys.argv[1] == 'gen':
-        ref = option('--ref') or '/usr/bin/sysdig'
-        only = set(option('--only').split(',')) if option('--only') else None
-        gen(ref, only)
-        return 0
-    if len(sys.argv) >= 3 and sys.argv[1] == 'check':
-        if not os.access(sys.argv[2], os.X_OK):
-            print('SKIPPED: %s not built' % sys.argv[2])
-            return 77
+    def missing():
         if not os.path.exists(os.path.join(GOLD, 'fields.txt')):
-            print('SKIPPED: no goldens (run fields.py gen with the reference)')
-            return 77
-        only = set(option('--only').split(',')) if option('--only') else None
-        traces = option('--trace').split(',') if option('--trace') else TRACES
-        return check(sys.argv[2], only, traces)
-    print(__doc__)
-    return 2
+            return 'no goldens (run fields.py gen with the reference)'
+        return None
+    traces = option('--trace').split(',') if option('--trace') else TRACES
+    return golden_cli.main(__doc__, gen, lambda sysdig, only: check(sysdig, only, traces), missing)
 
 
 if __name__ == '__main__':

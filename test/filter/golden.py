@@ -20,6 +20,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import golden_cli  # noqa: E402
 from known import Known  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -157,19 +158,7 @@ def check(sysdig, only):
 
 
 def main():
-    if len(sys.argv) >= 2 and sys.argv[1] == 'gen':
-        ref = sys.argv[3] if len(sys.argv) > 3 and sys.argv[2] == '--ref' else '/usr/bin/sysdig'
-        only = set(sys.argv[-1].split(',')) if '--only' in sys.argv else None
-        gen(ref, only)
-        return 0
-    if len(sys.argv) >= 3 and sys.argv[1] == 'check':
-        if not os.access(sys.argv[2], os.X_OK):
-            print('SKIPPED: %s not built' % sys.argv[2])
-            return 77
-        only = set(sys.argv[4].split(',')) if len(sys.argv) > 4 and sys.argv[3] == '--only' else None
-        return check(sys.argv[2], only)
-    print(__doc__)
-    return 2
+    return golden_cli.main(__doc__, gen, check)
 
 
 if __name__ == '__main__':
