@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "fields.h"
 #include "sinsp.h"
 #include "memengine.h"
 
@@ -422,6 +425,50 @@ static void section_and_state_only(void **st)
 	sinsp_close(s);
 }
 
+/* span.* / evtin.* (tracer spans, not implemented): no value on other
+ * events; a tracer event stops the program with a one-line error */
+static void span_fields_not_supported(void **state)
+{
+	struct scap *h = base();
+	char err[SCAP_ERRBUF_SIZE];
+	struct field_ref span, evtin;
+	struct field_value *v = malloc(sizeof(*v));
+	struct sinsp *s;
+	struct sinsp_evt e;
+	int status;
+	pid_t pid;
+
+	(void)state;
+	assert_non_null(v);
+	assert_int_equal(field_parse("span.id", &span, err, sizeof(err)) > 0, 1);
+	assert_int_equal(field_parse("evtin.span.id", &evtin, err, sizeof(err)) > 0, 1);
+	ev_begin(h, PPME_SYSCALL_CLOSE_E, 100, 1);
+	ev_i64(h, 3);
+	ev_end(h, 0);
+	ev_begin(h, PPME_TRACER_E, 100, 2);
+	ev_i64(h, 7);
+	ev_bytes(h, "t\0", 2);
+	ev_bytes(h, "", 0);
+	ev_end(h, 0);
+	s = sinsp_open(h, err);
+	assert_non_null(s);
+	assert_int_equal(sinsp_next(s, &e), SCAP_SUCCESS);
+	assert_int_equal(field_extract(s, &e, &span, v), 0);
+	assert_int_equal(field_extract(s, &e, &evtin, v), 0);
+	assert_int_equal(sinsp_next(s, &e), SCAP_SUCCESS);
+	assert_int_equal(e.scap.type, PPME_TRACER_E);
+	pid = fork();
+	if (pid == 0) {
+		fclose(stderr);
+		field_extract(s, &e, &span, v);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 1);
+	sinsp_close(s);
+	free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -434,6 +481,7 @@ int main(void)
 		cmocka_unit_test(sockets),
 		cmocka_unit_test(cwd_and_limits),
 		cmocka_unit_test(section_and_state_only),
+		cmocka_unit_test(span_fields_not_supported),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
