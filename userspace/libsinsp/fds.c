@@ -315,8 +315,59 @@ int is_ipv4_mapped(const uint8_t *a)
 	return memcmp(a, prefix, 12) == 0;
 }
 
+/*
+ * Hand-made number and address formatting: the fd names of sockets are
+ * rebuilt on every recvfrom/sendto of a connection, and snprintf cost more
+ * than the rest of the state engine.  The text is the same as printf's
+ * "%u", "%" PRIx64 and inet_ntop(AF_INET)'s.
+ */
+static char *put_u32(char *p, uint32_t v)
+{
+	char tmp[10];
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+static char *put_hex64(char *p, uint64_t v)
+{
+	int n = v ? (67 - __builtin_clzll(v)) / 4 : 1;
+
+	for (int i = n - 1; i >= 0; i--, v >>= 4)
+		p[i] = "0123456789abcdef"[v & 15];
+	return p + n;
+}
+
+static char *put_ip4(char *p, const uint8_t *ip)
+{
+	for (int i = 0; i < 4; i++) {
+		if (i)
+			*p++ = '.';
+		p = put_u32(p, ip[i]);
+	}
+	return p;
+}
+
+/* a.b.c.d:port (at most 21 characters; two and "->" take 45 with the NUL) */
+static char *put_ip4_port(char *p, const uint8_t *ip, uint16_t port)
+{
+	p = put_ip4(p, ip);
+	*p++ = ':';
+	return put_u32(p, port);
+}
+
 static void ip_str(int af, const uint8_t *ip, char *buf, size_t size)
 {
+	if (af == AF_INET && size >= INET_ADDRSTRLEN) {
+		*put_ip4(buf, ip) = 0;
+		return;
+	}
 	if (!inet_ntop(af, ip, buf, (socklen_t)size))
 		buf[0] = 0;
 }
@@ -326,6 +377,14 @@ void fd_tuple_name(const struct sinsp_fdinfo *fdi, char *buf, size_t size)
 	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
 	int af = (fdi->type == SCAP_FD_IPV6_SOCK || fdi->type == SCAP_FD_IPV6_SERVSOCK) ? AF_INET6 : AF_INET;
 
+	if (fdi->type == SCAP_FD_IPV4_SOCK && size >= 45) {
+		char *p = put_ip4_port(buf, fdi->sip, fdi->sport);
+
+		*p++ = '-';
+		*p++ = '>';
+		*put_ip4_port(p, fdi->dip, fdi->dport) = 0;
+		return;
+	}
 	ip_str(af, fdi->sip, a, sizeof(a));
 	if (fdi->type == SCAP_FD_IPV4_SERVSOCK || fdi->type == SCAP_FD_IPV6_SERVSOCK) {
 		snprintf(buf, size, "%s:%u", a, fdi->sport);
@@ -343,13 +402,16 @@ static int invalid_char(unsigned char c)
 
 void ss_copy_sanitized(char *dst, size_t size, const char *src, size_t srclen)
 {
-	size_t i;
+	size_t n;
 
 	if (!size)
 		return;
-	for (i = 0; i < srclen && i + 1 < size && src[i]; i++)
-		dst[i] = invalid_char((unsigned char)src[i]) ? '.' : src[i];
-	dst[i] = 0;
+	n = strnlen(src, srclen < size - 1 ? srclen : size - 1);
+	memcpy(dst, src, n);
+	dst[n] = 0;
+	for (size_t i = 0; i < n; i++)
+		if (invalid_char((unsigned char)dst[i]))
+			dst[i] = '.';
 }
 
 void ss_render_socktuple(const uint8_t *v, uint32_t len, char *buf, size_t size)
@@ -364,6 +426,14 @@ void ss_render_socktuple(const uint8_t *v, uint32_t len, char *buf, size_t size)
 	if (v[0] == PPM_AF_INET && len >= 13) {
 		memcpy(&sp, v + 5, 2);
 		memcpy(&dp, v + 11, 2);
+		if (size >= 45) {
+			char *p = put_ip4_port(buf, v + 1, sp);
+
+			*p++ = '-';
+			*p++ = '>';
+			*put_ip4_port(p, v + 7, dp) = 0;
+			return;
+		}
 		ip_str(AF_INET, v + 1, a, sizeof(a));
 		ip_str(AF_INET, v + 7, b, sizeof(b));
 	} else if (v[0] == PPM_AF_INET6 && len >= 37) {
@@ -377,13 +447,30 @@ void ss_render_socktuple(const uint8_t *v, uint32_t len, char *buf, size_t size)
 			ip_str(AF_INET6, v + 19, b, sizeof(b));
 		}
 	} else if (v[0] == PPM_AF_UNIX && len >= 17) {
+		/* "%" PRIx64 "->%" PRIx64 " %s" with the sanitized path */
+		char hdr[40], *p = hdr;
 		uint64_t s, d;
-		char path[SINSP_MAX_PATH];
+		size_t hl, left;
 
 		memcpy(&s, v + 1, 8);
 		memcpy(&d, v + 9, 8);
-		ss_copy_sanitized(path, sizeof(path), (const char *)v + 17, len - 17);
-		snprintf(buf, size, "%" PRIx64 "->%" PRIx64 " %s", s, d, path);
+		p = put_hex64(p, s);
+		*p++ = '-';
+		*p++ = '>';
+		p = put_hex64(p, d);
+		*p++ = ' ';
+		hl = (size_t)(p - hdr);
+		if (hl >= size) {	/* truncated, as snprintf would */
+			if (size) {
+				memcpy(buf, hdr, size - 1);
+				buf[size - 1] = 0;
+			}
+			return;
+		}
+		memcpy(buf, hdr, hl);
+		left = size - hl;
+		ss_copy_sanitized(buf + hl, left < SINSP_MAX_PATH ? left : SINSP_MAX_PATH,
+				  (const char *)v + 17, len - 17);
 		return;
 	} else {
 		snprintf(buf, size, "family %u", v[0]);
