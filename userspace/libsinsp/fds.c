@@ -335,12 +335,25 @@ static char *put_u32(char *p, uint32_t v)
 	return p;
 }
 
+/* "%" PRIx64, two digits per table look-up */
 static char *put_hex64(char *p, uint64_t v)
 {
+	static const char pairs[513] =
+		"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+		"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+		"404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+		"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+		"808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+		"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+		"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+		"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
 	int n = v ? (67 - __builtin_clzll(v)) / 4 : 1;
+	int i = n;
 
-	for (int i = n - 1; i >= 0; i--, v >>= 4)
-		p[i] = "0123456789abcdef"[v & 15];
+	for (; i >= 2; i -= 2, v >>= 8)
+		memcpy(p + i - 2, pairs + (v & 0xff) * 2, 2);
+	if (i)
+		p[0] = pairs[(v & 0xf) * 2 + 1];
 	return p + n;
 }
 
@@ -400,6 +413,24 @@ static int invalid_char(unsigned char c)
 	return c < 0x20 || c == 0x7f;
 }
 
+static void sanitize_bytes(char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (invalid_char((unsigned char)p[i]))
+			p[i] = '.';
+}
+
+/* whether one of 8 bytes is below 0x20 or 0x7f (word-at-a-time test) */
+static int has_invalid_char8(const char *p)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	uint64_t x, y;
+
+	memcpy(&x, p, 8);
+	y = x ^ (ones * 0x7f);
+	return (((x - ones * 0x20) & ~x) | ((y - ones) & ~y)) & highs ? 1 : 0;
+}
+
 void ss_copy_sanitized(char *dst, size_t size, const char *src, size_t srclen)
 {
 	size_t n;
@@ -409,9 +440,9 @@ void ss_copy_sanitized(char *dst, size_t size, const char *src, size_t srclen)
 	n = strnlen(src, srclen < size - 1 ? srclen : size - 1);
 	memcpy(dst, src, n);
 	dst[n] = 0;
-	for (size_t i = 0; i < n; i++)
-		if (invalid_char((unsigned char)dst[i]))
-			dst[i] = '.';
+	for (size_t i = 0; i < n; i += 8)
+		if (n - i < 8 || has_invalid_char8(dst + i))
+			sanitize_bytes(dst + i, n - i < 8 ? n - i : 8);
 }
 
 void ss_render_socktuple(const uint8_t *v, uint32_t len, char *buf, size_t size)

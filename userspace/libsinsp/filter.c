@@ -711,6 +711,20 @@ static int parse_list(struct parser *p, int node, const struct field_ref *r)
 	}
 }
 
+/* proc.name compared for (in)equality with values without a NUL: the
+ * hottest check of capture filters, evaluated on the thread's comm in place
+ * (filter_eval.c eval_comm) */
+static int is_comm_check(const struct fnode *c, const struct field_ref *r)
+{
+	if (!is_field(r, "proc.name") || c->special != SP_NONE ||
+	    (c->op != OP_EQ && c->op != OP_NE && c->op != OP_IN))
+		return 0;
+	for (uint32_t i = 0; i < c->nvals; i++)
+		if (memchr(c->vals[i].s, 0, c->vals[i].len))
+			return 0;
+	return 1;
+}
+
 /* check := field op value | field exists | field in/pmatch (v, ...) */
 static int parse_check(struct parser *p)
 {
@@ -738,6 +752,8 @@ static int parse_check(struct parser *p)
 	}
 	if (check_op_supported(p, &p->f->nodes[node]) < 0)
 		return -1;
+	if (is_comm_check(&p->f->nodes[node], &r))
+		p->f->nodes[node].special = SP_COMM;
 	p->f->nodes[node].neg = (uint8_t)p->pending_not;
 	p->pending_not = 0;
 	add_term(&p->stack[p->depth - 1], node, p->last_op);

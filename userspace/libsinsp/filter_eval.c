@@ -307,12 +307,32 @@ static int eval_fdaddr(struct filter *f, struct sinsp_evt *e, const struct fnode
 	return 0;
 }
 
+/* SP_COMM: what extract + compare of proc.name give, without copies */
+static int eval_comm(const struct sinsp_evt *e, const struct fnode *c)
+{
+	const char *comm;
+	uint32_t i;
+
+	if (!e->thread || !e->thread->comm)
+		return 0;	/* not extracted: false for every operator */
+	comm = e->thread->comm;
+	for (i = 0; i < c->nvals; i++) {
+		const struct fvalue *w = &c->vals[i];
+
+		if (strncmp(comm, w->s, w->len) == 0 && comm[w->len] == 0)
+			return c->op != OP_NE;
+	}
+	return c->op == OP_NE;
+}
+
 static int eval_check(struct filter *f, struct sinsp *s, struct sinsp_evt *e,
 		      const struct fnode *c)
 {
 	struct field_value *v;
 
 	switch (c->special) {
+	case SP_COMM:
+		return eval_comm(e, c);
 	case SP_ANAME_ANY:
 	case SP_APID_ANY:
 		return eval_ancestors(f, s, e, c);

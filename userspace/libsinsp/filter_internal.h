@@ -39,6 +39,7 @@ enum check_special {
 	SP_ANAME_ANY,		/* proc.aname without [N]: any ancestor */
 	SP_APID_ANY,		/* proc.apid without [N] */
 	SP_AROUND,		/* evt.around[T]=D */
+	SP_COMM,		/* proc.name =, != or in: compared in place */
 };
 
 /* one compiled comparison value */
