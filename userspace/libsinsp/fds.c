@@ -440,9 +440,16 @@ void ss_copy_sanitized(char *dst, size_t size, const char *src, size_t srclen)
 	n = strnlen(src, srclen < size - 1 ? srclen : size - 1);
 	memcpy(dst, src, n);
 	dst[n] = 0;
-	for (size_t i = 0; i < n; i += 8)
-		if (n - i < 8 || has_invalid_char8(dst + i))
-			sanitize_bytes(dst + i, n - i < 8 ? n - i : 8);
+	if (n < 8) {
+		sanitize_bytes(dst, n);
+		return;
+	}
+	/* 8 bytes at a time, the last 8 overlapping (sanitizing twice is harmless) */
+	for (size_t i = 0; i + 8 <= n; i += 8)
+		if (has_invalid_char8(dst + i))
+			sanitize_bytes(dst + i, 8);
+	if (n % 8 && has_invalid_char8(dst + n - 8))
+		sanitize_bytes(dst + n - 8, 8);
 }
 
 void ss_render_socktuple(const uint8_t *v, uint32_t len, char *buf, size_t size)

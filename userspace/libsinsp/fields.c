@@ -1638,7 +1638,8 @@ static int creator_name(struct sinsp *s, struct sinsp_evt *e, struct sbuf *out)
 			sb_put(out, val->p ? val->p : "", val->len);
 		return 1;
 	case PPME_SYSCALL_OPENAT_X:
-		if (!e->has_enter || e->thread->stored_type != e->enter.type)
+		if (!e->has_enter || e->thread->stored_type != e->enter.type ||
+		    sinsp_evt_enter_params(e))
 			return 0;
 		src = &e->enter;
 		ni = 1;

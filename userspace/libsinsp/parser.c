@@ -85,6 +85,16 @@ static int named_has(const struct scap_evt *e, const char *name)
 	return i >= 0 && (uint32_t)i < e->nparams;
 }
 
+/* per event type, what reset() and the parsers ask of the type alone */
+enum {
+	TF_CLONE_EXIT = 1,	/* is_clone_exit() */
+	TF_RES0 = 2,		/* the first parameter is "res" or "fd" */
+	TF_STORES = 4,		/* libsinsp_stores() may be true */
+};
+
+static uint8_t g_type_flags[PPM_EVENT_MAX];
+static int g_type_flags_ready;
+
 /* ------------------------------------------------------------------ */
 /* stored enter events                                                 */
 
@@ -139,7 +149,7 @@ static void store_enter(struct sinsp_threadinfo *t, const struct scap_evt *e)
 	}
 	memcpy(t->last_enter, e->data, e->len);
 	t->last_enter_cpuid = e->cpuid;
-	if (libsinsp_stores(e))
+	if ((g_type_flags[e->type] & TF_STORES) && libsinsp_stores(e))
 		t->stored_type = e->type;
 }
 
@@ -163,14 +173,31 @@ static void load_enter(struct sinsp_threadinfo *t, struct sinsp_evt *evt)
 	en->type = type;
 	en->cpuid = t->last_enter_cpuid;
 	en->dump_flags = 0;
-	if (scap_decode_params(en) == 0)
-		evt->has_enter = 1;
+	/* the bytes decoded when they arrived: the parameters are decoded
+	 * again only when a parser or a field reads them */
+	evt->has_enter = 1;
+	evt->enter_decoded = 0;
+}
+
+int sinsp_evt_enter_params(struct sinsp_evt *evt)
+{
+	if (!evt->has_enter)
+		return -1;
+	if (!evt->enter_decoded) {
+		if (scap_decode_params(&evt->enter) != 0) {
+			evt->has_enter = 0;
+			return -1;
+		}
+		evt->enter_decoded = 1;
+	}
+	return 0;
 }
 
 /* sinsp_parser::retrieve_enter_event */
 static const struct scap_evt *retrieve_enter(struct sinsp_evt *evt)
 {
-	if (!evt->thread || !evt->has_enter || evt->thread->stored_type != evt->enter.type)
+	if (!evt->thread || !evt->has_enter || evt->thread->stored_type != evt->enter.type ||
+	    sinsp_evt_enter_params(evt))
 		return NULL;
 	return &evt->enter;
 }
@@ -198,6 +225,27 @@ static int is_clone_exit(uint16_t type)
 	}
 }
 
+void parser_init(void)
+{
+	if (g_type_flags_ready)
+		return;
+	for (uint16_t t = 0; t < PPM_EVENT_MAX; t++) {
+		const struct ppm_event_info *info = &g_event_info[t];
+		struct scap_evt fake = { .type = t };
+		uint8_t fl = 0;
+
+		if (is_clone_exit(t))
+			fl |= TF_CLONE_EXIT;
+		if (info->nparams && (strcmp(info->params[0].name, "res") == 0 ||
+				      strcmp(info->params[0].name, "fd") == 0))
+			fl |= TF_RES0;
+		if (t == PPME_SYSCALL_FCNTL_E || libsinsp_stores(&fake))
+			fl |= TF_STORES;
+		g_type_flags[t] = fl;
+	}
+	g_type_flags_ready = 1;
+}
+
 static void reset(struct sinsp *s, struct sinsp_evt *evt)
 {
 	const struct scap_evt *e = &evt->scap;
@@ -212,7 +260,7 @@ static void reset(struct sinsp *s, struct sinsp_evt *evt)
 	}
 	if (e->type == PPME_CONTAINER_JSON_E || e->type == PPME_CONTAINER_JSON_2_E)
 		return;
-	if (is_clone_exit(e->type) || e->type == PPME_SCHEDSWITCH_6_E)
+	if ((g_type_flags[e->type] & TF_CLONE_EXIT) || e->type == PPME_SCHEDSWITCH_6_E)
 		query = 0;
 	t = query ? thread_get_or_create(s, (int64_t)e->tid) : thread_find(s, (int64_t)e->tid);
 	evt->thread = t;
@@ -244,8 +292,7 @@ static void reset(struct sinsp *s, struct sinsp_evt *evt)
 	}
 	t->last_enter_valid = 1;
 	load_enter(t, evt);
-	if (e->nparams && (evt_param_index(e->type, "res") == 0 ||
-			   evt_param_index(e->type, "fd") == 0)) {
+	if (e->nparams && (g_type_flags[e->type] & TF_RES0)) {
 		int64_t res = evt_int(e, 0);
 
 		if (res < 0)
@@ -1099,7 +1146,7 @@ static void parse_by_type(struct sinsp *s, struct sinsp_evt *evt)
 {
 	const struct scap_evt *e = &evt->scap;
 
-	if (is_clone_exit(e->type)) {
+	if (g_type_flags[e->type] & TF_CLONE_EXIT) {
 		parse_clone_exit(s, evt);
 		return;
 	}
@@ -1243,6 +1290,8 @@ void parse_event(struct sinsp *s, struct sinsp_evt *evt)
 
 	int filter_later = evt->info && (evt->info->flags & EF_MODIFIES_STATE);
 
+	if (!g_type_flags_ready)
+		parser_init();
 	reset(s, evt);
 	if (s->capture_filter && !filter_later &&
 	    !s->capture_filter(s->capture_filter_ctx, s, evt)) {

@@ -42,6 +42,7 @@ struct sinsp *sinsp_open(struct scap *scap, char *err)
 		return NULL;
 	}
 	s->scap = scap;
+	parser_init();
 	if (load_state(s)) {
 		if (err)
 			snprintf(err, SCAP_ERRBUF_SIZE, "%s", s->err);
@@ -117,6 +118,7 @@ void sinsp_evt_begin(struct sinsp *s, struct sinsp_evt *evt)
 	evt->errorcode = 0;
 	evt->filtered_out = 0;
 	evt->has_enter = 0;
+	evt->enter_decoded = 0;
 	evt->uses_fd = 0;
 	evt->rejected = 0;
 }

@@ -91,6 +91,8 @@ struct sinsp_evt {
 	int uses_fd;
 	/* rejected by the capture filter of struct sinsp (see there) */
 	int rejected;
+	/* enter.pval/plen are filled on first use (sinsp_evt_enter_params) */
+	int enter_decoded;
 };
 
 struct sinsp_threadtable;

@@ -143,6 +143,10 @@ void ss_set_buf(char **dst, uint32_t *dlen, const uint8_t *src, uint32_t len);
 
 /* ---- parser.c ---- */
 void parse_event(struct sinsp *s, struct sinsp_evt *evt);
+void parser_init(void);
+/* decodes evt->enter's parameters on first use; 0 when evt->enter is usable
+ * (clears has_enter when its parameters cannot be decoded) */
+int sinsp_evt_enter_params(struct sinsp_evt *evt);
 
 /* ---- event parameter access (bounds-checked) ---- */
 static inline int evt_has(const struct scap_evt *e, uint32_t i)
