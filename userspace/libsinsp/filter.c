@@ -971,6 +971,14 @@ int filter_may_match_type(const struct filter *f, uint16_t evtype)
 	return evtype >= f->nmay || f->may[evtype];
 }
 
+int filter_only_proc_name(const struct filter *f)
+{
+	for (uint32_t i = 0; i < f->nnodes; i++)
+		if (f->nodes[i].kind == N_CHECK && f->nodes[i].special != SP_COMM)
+			return 0;
+	return 1;
+}
+
 void filter_free(struct filter *f)
 {
 	uint32_t i, j;

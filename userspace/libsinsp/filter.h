@@ -26,6 +26,10 @@ int filter_run(struct filter *f, struct sinsp *s, struct sinsp_evt *e);
  * (so callers may skip the event before extracting anything). */
 int filter_may_match_type(const struct filter *f, uint16_t evtype);
 
+/* 1 when every check of f compares proc.name (=, != or in): the filter
+ * reads the thread's comm and nothing of the fd state. */
+int filter_only_proc_name(const struct filter *f);
+
 void filter_free(struct filter *f);
 
 #endif

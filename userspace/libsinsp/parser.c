@@ -856,7 +856,7 @@ static void parse_rw_exit(struct sinsp *s, struct sinsp_evt *evt)
 	struct sinsp_fdinfo *fdi = evt->fdinfo;
 	uint16_t type = e->type;
 
-	if (!fdi || evt_int(e, 0) < 0)
+	if (!fdi || evt_int(e, 0) < 0 || s->fd_names_unread)
 		return;
 	if (fdi->type == SCAP_FD_IPV4_SOCK || fdi->type == SCAP_FD_IPV6_SOCK)
 		fdi->is_socket_connected = 1;

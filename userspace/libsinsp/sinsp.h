@@ -120,6 +120,11 @@ struct sinsp {
 	 * Returns 1 to keep the event; evt->rejected is set otherwise. */
 	int (*capture_filter)(void *ctx, struct sinsp *s, struct sinsp_evt *e);
 	void *capture_filter_ctx;
+	/* set by a caller that never reads an fd's name, addresses or role
+	 * (sysdig -w with a proc.name-only filter): the read/write exits then
+	 * leave the socket's tuple, name and role as they were (the one fd
+	 * update on every recvfrom/sendto); threads are updated as always */
+	int fd_names_unread;
 };
 
 /* open: takes ownership of the scap handle and loads its metadata */

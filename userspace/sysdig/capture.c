@@ -434,6 +434,20 @@ static int raw_next(struct sinsp *s, struct scap *h, struct sinsp_evt *e)
 	return n;
 }
 
+/*
+ * Nothing prints or reads an fd: -w (or -q) with no chisel, summary or
+ * display filter, and a capture filter made of proc.name checks only.  The
+ * state engine may then skip the socket names (sinsp.fd_names_unread): what
+ * the filter keeps, hence the file, is the same.
+ */
+static int fd_names_unread(const struct run *r)
+{
+	const struct cli_opts *o = r->o;
+
+	return o->quiet && !r->chisels && !r->sm && !o->display_filter && r->flt &&
+	       filter_only_proc_name(r->flt);
+}
+
 static int run_source(struct run *r, struct scap *h)
 {
 	char err[SCAP_ERRBUF_SIZE] = "";
@@ -451,6 +465,7 @@ static int run_source(struct run *r, struct scap *h)
 		s->capture_filter = capture_filter;
 		s->capture_filter_ctx = r;
 	}
+	s->fd_names_unread = fd_names_unread(r);
 	if (r->chisels) {
 		chisel_set_sinsp(r->chisels, s);
 		if (chisel_capture_start(r->chisels, r->err, sizeof(r->err)) < 0) {
