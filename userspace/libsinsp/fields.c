@@ -1717,24 +1717,48 @@ static int extract_null_fd(struct sinsp *s, struct sinsp_evt *e, const struct fi
 /* sinsp_filter_check_fd::extract_fd: fd fields exist for fd-related
  * events of known threads; the fd is the event's, else the thread's last
  * event fd */
+static int fd_fields_exist(const struct sinsp_evt *e)
+{
+	return e->thread && e->info &&
+	       (e->info->flags & (EF_USES_FD | EF_CREATES_FD | EF_DESTROYS_FD));
+}
+
+/* the fd of the fd.* fields (when they exist): the event's, else the
+ * thread's last event fd; NULL when there is none */
+static struct sinsp_fdinfo *event_fd(struct sinsp *s, struct sinsp_evt *e)
+{
+	struct sinsp_threadinfo *t = e->thread;
+
+	if (e->fdinfo || t->lastevent_fd == -1)
+		return e->fdinfo;
+	return thread_fd(s, t, t->lastevent_fd);
+}
+
+const char *field_fd_type(struct sinsp *s, struct sinsp_evt *e)
+{
+	struct sinsp_fdinfo *fd;
+
+	if (!fd_fields_exist(e))
+		return NULL;
+	fd = event_fd(s, e);
+	return fd ? fd_type_name(fd->type) : NULL;
+}
+
 static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *f,
 		      struct field_value *v)
 {
-	struct sinsp_fdinfo *fd = e->fdinfo;
+	struct sinsp_fdinfo *fd;
 	struct sinsp_threadinfo *t = e->thread;
 	const char *nm, *sl;
 	struct sbuf *b;
-	int client;
 
-	if (!t || !e->info || !(e->info->flags & (EF_USES_FD | EF_CREATES_FD | EF_DESTROYS_FD)))
+	if (!fd_fields_exist(e))
 		return 0;
-	if (!fd && t->lastevent_fd != -1)
-		fd = thread_fd(s, t, t->lastevent_fd);
+	fd = event_fd(s, e);
 	if (f->id == F_FD_NUM)
 		return set_i(v, PT_INT64, t->lastevent_fd);
 	if (!fd)
 		return extract_null_fd(s, e, f, v);
-	client = local_is_source(s, fd);
 	switch (f->id) {
 	case F_FD_TYPE:
 		nm = fd_type_name(fd->type);
@@ -1779,12 +1803,12 @@ static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_r
 	case F_FD_LNET:
 		if (!fd_is_ip(fd) || fd_is_serv(fd))
 			return 0;
-		return set_ip(v, fd, client ? fd->sip : fd->dip);
+		return set_ip(v, fd, local_is_source(s, fd) ? fd->sip : fd->dip);
 	case F_FD_RIP:
 	case F_FD_RNET:
 		if (!fd_is_ip(fd) || fd_is_serv(fd))
 			return 0;
-		return set_ip(v, fd, client ? fd->dip : fd->sip);
+		return set_ip(v, fd, local_is_source(s, fd) ? fd->dip : fd->sip);
 	case F_FD_PORT:
 	case F_FD_PROTO:
 		if (!fd_is_ip(fd))
@@ -1814,15 +1838,15 @@ static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_r
 		if (!fd_is_ip(fd) || fd_is_serv(fd))
 			return 0;
 		if (f->id == F_FD_LPROTO)
-			return set_proto(v, client ? fd->sport : fd->dport, fd->l4proto);
-		return set_u(v, PT_PORT, client ? fd->sport : fd->dport);
+			return set_proto(v, local_is_source(s, fd) ? fd->sport : fd->dport, fd->l4proto);
+		return set_u(v, PT_PORT, local_is_source(s, fd) ? fd->sport : fd->dport);
 	case F_FD_RPORT:
 	case F_FD_RPROTO:
 		if (!fd_is_ip(fd) || fd_is_serv(fd))
 			return 0;
 		if (f->id == F_FD_RPROTO)
-			return set_proto(v, client ? fd->dport : fd->sport, fd->l4proto);
-		return set_u(v, PT_PORT, client ? fd->dport : fd->sport);
+			return set_proto(v, local_is_source(s, fd) ? fd->dport : fd->sport, fd->l4proto);
+		return set_u(v, PT_PORT, local_is_source(s, fd) ? fd->dport : fd->sport);
 	case F_FD_L4PROTO:	/* any fd: "<NA>" is a value for non-sockets and
 				 * for sockets with no role yet (socket() exit) */
 		switch (sinsp_fd_l4proto(fd)) {

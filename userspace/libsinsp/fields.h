@@ -63,6 +63,10 @@ struct field_value {
  * matches, -1 on a malformed argument (err filled). */
 int field_parse(const char *text, struct field_ref *out, char *err, size_t errlen);
 
+/* fd.type of the event as field_extract gives it ("ipv4", "unix"...), NULL
+ * where the field does not exist; for filters comparing it in place */
+const char *field_fd_type(struct sinsp *s, struct sinsp_evt *e);
+
 /* Extract a field: 1 with *v filled, 0 when the field has no value for this
  * event (<NA> / skipped line). */
 int field_extract(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *f,

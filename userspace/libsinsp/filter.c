@@ -711,18 +711,20 @@ static int parse_list(struct parser *p, int node, const struct field_ref *r)
 	}
 }
 
-/* proc.name compared for (in)equality with values without a NUL: the
- * hottest check of capture filters, evaluated on the thread's comm in place
- * (filter_eval.c eval_comm) */
-static int is_comm_check(const struct fnode *c, const struct field_ref *r)
+/* proc.name and fd.type compared for (in)equality with values without a
+ * NUL (the hottest checks of capture filters and chisels): evaluated on the
+ * thread's comm / the fd type's name in place (filter_eval.c eval_str_in) */
+static int in_place_special(const struct fnode *c, const struct field_ref *r)
 {
-	if (!is_field(r, "proc.name") || c->special != SP_NONE ||
+	int sp = is_field(r, "proc.name") ? SP_COMM : is_field(r, "fd.type") ? SP_FDTYPE : SP_NONE;
+
+	if (sp == SP_NONE || c->special != SP_NONE ||
 	    (c->op != OP_EQ && c->op != OP_NE && c->op != OP_IN))
-		return 0;
+		return SP_NONE;
 	for (uint32_t i = 0; i < c->nvals; i++)
 		if (memchr(c->vals[i].s, 0, c->vals[i].len))
-			return 0;
-	return 1;
+			return SP_NONE;
+	return sp;
 }
 
 /* check := field op value | field exists | field in/pmatch (v, ...) */
@@ -752,8 +754,8 @@ static int parse_check(struct parser *p)
 	}
 	if (check_op_supported(p, &p->f->nodes[node]) < 0)
 		return -1;
-	if (is_comm_check(&p->f->nodes[node], &r))
-		p->f->nodes[node].special = SP_COMM;
+	if (p->f->nodes[node].special == SP_NONE)
+		p->f->nodes[node].special = (uint8_t)in_place_special(&p->f->nodes[node], &r);
 	p->f->nodes[node].neg = (uint8_t)p->pending_not;
 	p->pending_not = 0;
 	add_term(&p->stack[p->depth - 1], node, p->last_op);

@@ -307,19 +307,18 @@ static int eval_fdaddr(struct filter *f, struct sinsp_evt *e, const struct fnode
 	return 0;
 }
 
-/* SP_COMM: what extract + compare of proc.name give, without copies */
-static int eval_comm(const struct sinsp_evt *e, const struct fnode *c)
+/* SP_COMM, SP_FDTYPE: what extract + compare give for the string str of
+ * the field (NULL: not extracted, false for every operator), without copies */
+static int eval_str_in(const char *str, const struct fnode *c)
 {
-	const char *comm;
 	uint32_t i;
 
-	if (!e->thread || !e->thread->comm)
-		return 0;	/* not extracted: false for every operator */
-	comm = e->thread->comm;
+	if (!str)
+		return 0;
 	for (i = 0; i < c->nvals; i++) {
 		const struct fvalue *w = &c->vals[i];
 
-		if (strncmp(comm, w->s, w->len) == 0 && comm[w->len] == 0)
+		if (strncmp(str, w->s, w->len) == 0 && str[w->len] == 0)
 			return c->op != OP_NE;
 	}
 	return c->op == OP_NE;
@@ -332,7 +331,9 @@ static int eval_check(struct filter *f, struct sinsp *s, struct sinsp_evt *e,
 
 	switch (c->special) {
 	case SP_COMM:
-		return eval_comm(e, c);
+		return eval_str_in(e->thread ? e->thread->comm : NULL, c);
+	case SP_FDTYPE:
+		return eval_str_in(field_fd_type(s, e), c);
 	case SP_ANAME_ANY:
 	case SP_APID_ANY:
 		return eval_ancestors(f, s, e, c);

@@ -40,6 +40,7 @@ enum check_special {
 	SP_APID_ANY,		/* proc.apid without [N] */
 	SP_AROUND,		/* evt.around[T]=D */
 	SP_COMM,		/* proc.name =, != or in: compared in place */
+	SP_FDTYPE,		/* fd.type =, != or in: compared in place */
 };
 
 /* one compiled comparison value */
