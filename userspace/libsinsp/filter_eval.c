@@ -309,7 +309,8 @@ static int eval_fdaddr(struct filter *f, struct sinsp_evt *e, const struct fnode
 
 /* SP_COMM, SP_FDTYPE: what extract + compare give for the string str of
  * the field (NULL: not extracted, false for every operator), without copies */
-static int eval_str_in(const char *str, const struct fnode *c)
+static inline __attribute__((always_inline))
+int eval_str_in(const char *str, const struct fnode *c)
 {
 	uint32_t i;
 
@@ -318,7 +319,9 @@ static int eval_str_in(const char *str, const struct fnode *c)
 	for (i = 0; i < c->nvals; i++) {
 		const struct fvalue *w = &c->vals[i];
 
-		if (strncmp(str, w->s, w->len) == 0 && str[w->len] == 0)
+		/* w->s holds no NUL; most mismatches differ in the first byte */
+		if (w->len == 0 ? str[0] == 0 :
+		    str[0] == w->s[0] && strncmp(str, w->s, w->len) == 0 && str[w->len] == 0)
 			return c->op != OP_NE;
 	}
 	return c->op == OP_NE;
