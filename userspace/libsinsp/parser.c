@@ -85,11 +85,37 @@ static int named_has(const struct scap_evt *e, const char *name)
 	return i >= 0 && (uint32_t)i < e->nparams;
 }
 
+/* the types parse_rw_exit() handles */
+static int is_rw_exit(uint16_t type)
+{
+	switch (type) {
+	case PPME_SYSCALL_READ_X:
+	case PPME_SYSCALL_WRITE_X:
+	case PPME_SOCKET_RECV_X:
+	case PPME_SOCKET_SEND_X:
+	case PPME_SOCKET_RECVFROM_X:
+	case PPME_SOCKET_RECVMSG_X:
+	case PPME_SOCKET_SENDTO_X:
+	case PPME_SOCKET_SENDMSG_X:
+	case PPME_SYSCALL_READV_X:
+	case PPME_SYSCALL_WRITEV_X:
+	case PPME_SYSCALL_PREAD_X:
+	case PPME_SYSCALL_PWRITE_X:
+	case PPME_SYSCALL_PREADV_X:
+	case PPME_SYSCALL_PWRITEV_X:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* per event type, what reset() and the parsers ask of the type alone */
 enum {
 	TF_CLONE_EXIT = 1,	/* is_clone_exit() */
 	TF_RES0 = 2,		/* the first parameter is "res" or "fd" */
 	TF_STORES = 4,		/* libsinsp_stores() may be true */
+	TF_RW = 8,		/* parse_rw_exit() (or its enter): the fd work
+				 * that fd_state_unread skips */
 };
 
 static uint8_t g_type_flags[PPM_EVENT_MAX];
@@ -241,9 +267,21 @@ void parser_init(void)
 			fl |= TF_RES0;
 		if (t == PPME_SYSCALL_FCNTL_E || libsinsp_stores(&fake))
 			fl |= TF_STORES;
+		if (is_rw_exit(t) || (t + 1 < PPM_EVENT_MAX && is_rw_exit((uint16_t)(t + 1))))
+			fl |= TF_RW;
 		g_type_flags[t] = fl;
 	}
 	g_type_flags_ready = 1;
+}
+
+/* the fd of an EF_USES_FD event; none for reads and writes when nothing
+ * reads the fd state (their only use is the socket update then skipped) */
+static struct sinsp_fdinfo *event_fdinfo(struct sinsp *s, struct sinsp_threadinfo *t,
+					 uint16_t type)
+{
+	if (s->fd_state_unread && (g_type_flags[type] & TF_RW))
+		return NULL;
+	return thread_fd(s, t, t->lastevent_fd);
 }
 
 static void reset(struct sinsp *s, struct sinsp_evt *evt)
@@ -276,7 +314,7 @@ static void reset(struct sinsp *s, struct sinsp_evt *evt)
 			t->lastevent_fd = e->nparams ? evt_int(e, 0) : -1;
 			evt->fd = t->lastevent_fd;
 			evt->uses_fd = 1;
-			evt->fdinfo = thread_fd(s, t, t->lastevent_fd);
+			evt->fdinfo = event_fdinfo(s, t, e->type);
 		}
 		t->latency = 0;
 		t->last_latency_entertime = e->ts;
@@ -303,7 +341,7 @@ static void reset(struct sinsp *s, struct sinsp_evt *evt)
 			t->lastevent_fd = evt_int(e, 1);
 		evt->fd = t->lastevent_fd;
 		evt->uses_fd = 1;
-		evt->fdinfo = thread_fd(s, t, t->lastevent_fd);
+		evt->fdinfo = event_fdinfo(s, t, e->type);
 	}
 }
 
@@ -570,7 +608,6 @@ static const char *dirfd_dir(struct sinsp *s, struct sinsp_evt *evt, const char 
 			     char *buf, size_t size)
 {
 	struct sinsp_fdinfo *d;
-	size_t n;
 
 	if (name[0] == '/')
 		return "";
@@ -580,8 +617,8 @@ static const char *dirfd_dir(struct sinsp *s, struct sinsp_evt *evt, const char 
 	evt->fdinfo = d;
 	if (!d)
 		return "<UNKNOWN>";
-	n = strlen(d->name);
-	snprintf(buf, size, "%s%s", d->name, n && d->name[n - 1] == '/' ? "" : "/");
+	/* always one more '/', as the reference: "etc" under "/" is "//etc" */
+	snprintf(buf, size, "%s/", d->name);
 	return buf;
 }
 
@@ -856,7 +893,7 @@ static void parse_rw_exit(struct sinsp *s, struct sinsp_evt *evt)
 	struct sinsp_fdinfo *fdi = evt->fdinfo;
 	uint16_t type = e->type;
 
-	if (!fdi || evt_int(e, 0) < 0 || s->fd_names_unread)
+	if (!fdi || evt_int(e, 0) < 0)
 		return;
 	if (fdi->type == SCAP_FD_IPV4_SOCK || fdi->type == SCAP_FD_IPV6_SOCK)
 		fdi->is_socket_connected = 1;
@@ -1150,6 +1187,11 @@ static void parse_by_type(struct sinsp *s, struct sinsp_evt *evt)
 		parse_clone_exit(s, evt);
 		return;
 	}
+	if (is_rw_exit(e->type)) {
+		if (!s->fd_state_unread)
+			parse_rw_exit(s, evt);
+		return;
+	}
 	switch (e->type) {
 	case PPME_SYSCALL_OPEN_X:
 	case PPME_SYSCALL_CREAT_X:
@@ -1158,24 +1200,9 @@ static void parse_by_type(struct sinsp *s, struct sinsp_evt *evt)
 	case PPME_SYSCALL_OPENAT2_X:
 		parse_open_exit(s, evt);
 		break;
-	case PPME_SYSCALL_READ_X:
-	case PPME_SYSCALL_WRITE_X:
-	case PPME_SOCKET_RECV_X:
-	case PPME_SOCKET_SEND_X:
-	case PPME_SOCKET_RECVFROM_X:
-	case PPME_SOCKET_RECVMSG_X:
-	case PPME_SOCKET_SENDTO_X:
-	case PPME_SOCKET_SENDMSG_X:
-	case PPME_SYSCALL_READV_X:
-	case PPME_SYSCALL_WRITEV_X:
-	case PPME_SYSCALL_PREAD_X:
-	case PPME_SYSCALL_PWRITE_X:
-	case PPME_SYSCALL_PREADV_X:
-	case PPME_SYSCALL_PWRITEV_X:
-		parse_rw_exit(s, evt);
-		break;
 	case PPME_SOCKET_SENDTO_E:
-		parse_sendto_enter(s, evt);
+		if (!s->fd_state_unread)
+			parse_sendto_enter(s, evt);
 		break;
 	case PPME_SYSCALL_EXECVE_8_X:
 	case PPME_SYSCALL_EXECVE_13_X:

@@ -120,11 +120,12 @@ struct sinsp {
 	 * Returns 1 to keep the event; evt->rejected is set otherwise. */
 	int (*capture_filter)(void *ctx, struct sinsp *s, struct sinsp_evt *e);
 	void *capture_filter_ctx;
-	/* set by a caller that never reads an fd's name, addresses or role
-	 * (sysdig -w with a proc.name-only filter): the read/write exits then
-	 * leave the socket's tuple, name and role as they were (the one fd
-	 * update on every recvfrom/sendto); threads are updated as always */
-	int fd_names_unread;
+	/* set by a caller that never reads the fd state (sysdig -w with a
+	 * proc.name-only filter): the read/write family (read, recvfrom,
+	 * sendto, pwrite...) then skips its fd lookup and leaves the socket's
+	 * tuple, name and role as they were; fds are still created, duplicated
+	 * and closed, and threads are updated as always */
+	int fd_state_unread;
 };
 
 /* open: takes ownership of the scap handle and loads its metadata */

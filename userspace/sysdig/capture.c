@@ -437,10 +437,10 @@ static int raw_next(struct sinsp *s, struct scap *h, struct sinsp_evt *e)
 /*
  * Nothing prints or reads an fd: -w (or -q) with no chisel, summary or
  * display filter, and a capture filter made of proc.name checks only.  The
- * state engine may then skip the socket names (sinsp.fd_names_unread): what
- * the filter keeps, hence the file, is the same.
+ * state engine may then skip the fd work of reads and writes
+ * (sinsp.fd_state_unread): what the filter keeps, hence the file, is the same.
  */
-static int fd_names_unread(const struct run *r)
+static int nothing_reads_fds(const struct run *r)
 {
 	const struct cli_opts *o = r->o;
 
@@ -465,7 +465,7 @@ static int run_source(struct run *r, struct scap *h)
 		s->capture_filter = capture_filter;
 		s->capture_filter_ctx = r;
 	}
-	s->fd_names_unread = fd_names_unread(r);
+	s->fd_state_unread = nothing_reads_fds(r);
 	if (r->chisels) {
 		chisel_set_sinsp(r->chisels, s);
 		if (chisel_capture_start(r->chisels, r->err, sizeof(r->err)) < 0) {
