@@ -39,12 +39,20 @@ struct ppm_evt_hdr {
 /*
  * Live capture contract between driver/bpf and userspace/libscap/engine/bpf.
  *
- * Ring buffers: one BPF ring buffer per CPU.  A ring record holds one or more
- * events back to back (a syscall's enter event followed by its exit event,
- * or drop markers, or a single procexit).  Records are submitted without a
- * wakeup; the consumer polls.  The kernel side writes enter and exit from
- * the sys_exit hook, so an enter event always sits right before its exit
- * (state_events.md section 5 point 2).
+ * Rings: one per CPU, written by the driver without a lock (one producer per
+ * CPU) and read by userspace through mmap.  The data of CPU i is element i of
+ * the BPF array map `rings` (ring bytes, a power of two, plus
+ * SCAP_BPF_RING_SLACK unused bytes the verifier needs); its positions are
+ * ring_pos[i] in the program's .bss.  head and tail count bytes since the
+ * start (position in the ring = count & (ring bytes - 1)).  A record is an
+ * 8-byte header (u32 length of what follows, u32 flags), then its events back
+ * to back (a syscall's enter event followed by its exit event, or drop
+ * markers, or a single event), padded to 8 bytes.  A record never wraps: when
+ * it does not fit before the end, a record flagged SCAP_BPF_REC_PAD covers
+ * the rest of the ring.  The driver publishes a record by moving head past it;
+ * the reader releases it by moving tail.  Nobody is woken: the reader polls.
+ * The kernel side writes enter and exit from the sys_exit hook, so an enter
+ * event always sits right before its exit (state_events.md section 5 point 2).
  *
  * Counters: one struct scap_bpf_counters per CPU in the program's .bss, in
  * events (an enter+exit pair counts 2).  n_evts = seen, n_written = put in
@@ -56,6 +64,20 @@ struct ppm_evt_hdr {
 #define SCAP_BPF_MAX_SYSCALLS 512
 #define SCAP_BPF_SCRATCH_SIZE (1 << 16)	/* per-CPU record building area */
 #define SCAP_BPF_DEFAULT_SNAPLEN 80
+#define SCAP_BPF_RING_SLACK (68 << 10)	/* > 8 + the largest record (64 KiB) */
+#define SCAP_BPF_REC_HDR 8
+#define SCAP_BPF_REC_PAD 1		/* record flag: skip to the ring's end */
+
+/* positions of one CPU's ring; head and tail on their own cache lines */
+struct scap_bpf_ring_pos {
+	uint64_t head;		/* driver: bytes published */
+	uint64_t tail_seen;	/* driver: its last read of tail */
+	uint32_t busy;		/* driver: a record is being written */
+	uint32_t pad0;
+	uint64_t pad1[5];
+	uint64_t tail;		/* reader: bytes released */
+	uint64_t pad2[7];
+};
 
 struct scap_bpf_counters {
 	uint64_t n_evts;

@@ -56,14 +56,11 @@ static __always_inline void emit_fixed(void *rec, __u32 len, __u64 ts, __u64 tid
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct scap_bpf_counters *c = &counters[cpu & (SCAP_BPF_MAX_CPUS - 1)];
-	void *rb = cpu_ring(cpu);
 
 	c->n_evts++;
-	if (!rb)
-		return;
 	if (c->in_drop)
-		flush_drops(rb, c, ts, tid);
-	if (bpf_ringbuf_output(rb, rec, len, BPF_RB_NO_WAKEUP))
+		flush_drops(cpu, c, ts, tid);
+	if (ring_output(cpu, rec, len))
 		count_drop(c, ts, 1);
 	else
 		c->n_written++;

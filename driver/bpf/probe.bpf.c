@@ -4,8 +4,8 @@
  *
  * One hook on raw_syscalls:sys_exit does all syscall work: it drops the
  * capturing process and unselected syscalls, then either writes the generic
- * enter+exit pair straight into the CPU's ring buffer (fast path, one
- * reserve) or tail-calls the filler of the syscall's event pair, which
+ * enter+exit pair straight into the CPU's ring (fast path, one reserve,
+ * ring.bpf.h) or tail-calls the filler of the syscall's event pair, which
  * builds both events in the per-CPU scratch area and copies them into the
  * ring.  sched_process_exit gives procexit; sched_process_exec keeps the
  * execve filename (the registers are gone when execve returns).
@@ -24,19 +24,6 @@
 #include "builder.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
-
-struct ringbuf_map {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 1 << 20);
-};
-
-/* one ring buffer per CPU, created and sized by userspace */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__array(values, struct ringbuf_map);
-} ringbufs SEC(".maps");
 
 /* per-CPU scratch, max_entries set to the number of CPUs by userspace */
 struct {
@@ -77,6 +64,8 @@ struct {
 struct scap_bpf_settings settings;
 struct scap_bpf_counters counters[SCAP_BPF_MAX_CPUS];
 
+#include "ring.bpf.h"
+
 static __always_inline __u64 now_ns(void)
 {
 	return bpf_ktime_get_boot_ns() + settings.boot_epoch_ns;
@@ -87,30 +76,27 @@ static __always_inline __u64 now_ns(void)
  * named settings.comm?  Names are compared on the bytes of settings.comm up
  * to its NUL (comm_mask), two 8-byte words each.
  */
-static __always_inline int comm_is(const __u64 *n)
+static __always_inline int comm_is(__u64 w0, __u64 w1)
 {
-	return !(((n[0] ^ settings.comm[0]) & settings.comm_mask[0]) |
-		 ((n[1] ^ settings.comm[1]) & settings.comm_mask[1]));
+	return !(((w0 ^ settings.comm[0]) & settings.comm_mask[0]) |
+		 ((w1 ^ settings.comm[1]) & settings.comm_mask[1]));
 }
 
+/* t is a BTF pointer: comm is read with plain loads, no helper call */
 static __always_inline int task_named(struct task_struct *t)
 {
-	__u64 n[2];
+	const __u64 *n = (const __u64 *)t->comm;
 
-	if (!bpf_probe_read_kernel(n, sizeof(n), t->comm) && comm_is(n))
+	if (comm_is(n[0], n[1]))
 		return 1;
-	return !bpf_probe_read_kernel(n, sizeof(n), t->group_leader->comm) && comm_is(n);
+	n = (const __u64 *)t->group_leader->comm;
+	return comm_is(n[0], n[1]);
 }
 
 /* 1: the comm filter keeps task t out of the capture */
 static __always_inline int comm_filtered(struct task_struct *t)
 {
 	return (settings.flags & SCAP_BPF_F_COMM) && !task_named(t);
-}
-
-static __always_inline void *cpu_ring(__u32 cpu)
-{
-	return bpf_map_lookup_elem(&ringbufs, &cpu);
 }
 
 /* PPME_DROP_E at the first drop, PPME_DROP_X now: one record */
@@ -124,7 +110,7 @@ struct drop_evt {
 	__u32 ratio;
 } __attribute__((packed));
 
-static __always_inline void flush_drops(void *rb, struct scap_bpf_counters *c,
+static __always_inline void flush_drops(__u32 cpu, struct scap_bpf_counters *c,
 					__u64 ts, __u64 tid)
 {
 	struct drop_evt d[2] = {};
@@ -138,7 +124,7 @@ static __always_inline void flush_drops(void *rb, struct scap_bpf_counters *c,
 	d[0].nparams = d[1].nparams = 1;
 	d[0].plen = d[1].plen = 4;
 	d[0].ratio = d[1].ratio = 1;
-	if (!bpf_ringbuf_output(rb, d, sizeof(d), BPF_RB_NO_WAKEUP))
+	if (!ring_output(cpu, d, sizeof(d)))
 		c->in_drop = 0;
 }
 
@@ -179,10 +165,11 @@ struct generic_rec {
 
 _Static_assert(sizeof(struct generic_rec) == 64, "generic record layout");
 
-static __always_inline int emit_generic(void *rb, struct scap_bpf_counters *c, __u64 ets,
+static __always_inline int emit_generic(__u32 cpu, struct scap_bpf_counters *c, __u64 ets,
 					__u64 ts, __u64 tid, __u16 sc, __u16 nr)
 {
-	struct generic_rec *r = bpf_ringbuf_reserve(rb, sizeof(*r), 0);
+	struct ring_rec rec;
+	struct generic_rec *r = (void *)ring_reserve(&rec, cpu, sizeof(*r));
 
 	if (!r) {
 		count_drop(c, ts, 2);
@@ -211,7 +198,7 @@ static __always_inline int emit_generic(void *rb, struct scap_bpf_counters *c, _
 	r->x_np[1] = 0;
 	r->x_plen = 2;
 	r->x_id = sc;
-	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
+	ring_commit(&rec);
 	c->n_written += 2;
 	return 0;
 }
@@ -232,7 +219,6 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	__u64 nr, ts, ets;
 	__u32 cpu;
 	__u8 m;
-	void *rb;
 
 	if ((__u32)(pid_tgid >> 32) == settings.self_tgid || !settings.enabled)
 		return 0;
@@ -263,11 +249,8 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 			*p = 0;
 		}
 	}
-	rb = cpu_ring(cpu);
-	if (!rb)
-		return 0;
 	if (c->in_drop)
-		flush_drops(rb, c, ts, (__u32)pid_tgid);
+		flush_drops(cpu, c, ts, (__u32)pid_tgid);
 	p = &g_syscall_table[nr];
 	if (p->kind == 1) {
 		s = get_scratch(cpu);
@@ -290,7 +273,7 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 		}
 		/* no filler for this pair: fall back to the generic events */
 	}
-	return emit_generic(rb, c, ets, ts, (__u32)pid_tgid, p->ppm_sc, nr);
+	return emit_generic(cpu, c, ets, ts, (__u32)pid_tgid, p->ppm_sc, nr);
 }
 
 /* precise enter mode only (attached by userspace on request) */
@@ -329,16 +312,12 @@ static __always_inline int filler_submit(struct bld *b)
 	struct scratch *s = b->s;
 	struct scap_bpf_counters *c = &counters[s->c.cpu & (SCAP_BPF_MAX_CPUS - 1)];
 	__u32 n = b->off;
-	void *rb;
 
 	if (b->err || n > SCAP_BPF_SCRATCH_SIZE - 1 || !n) {
 		c->n_drops_scratch += 2;
 		return 0;
 	}
-	rb = cpu_ring(s->c.cpu);
-	if (!rb)
-		return 0;
-	if (bpf_ringbuf_output(rb, s->buf, BOUND(n, 65535), BPF_RB_NO_WAKEUP))
+	if (ring_output(s->c.cpu, s->buf, BOUND(n, 65535)))
 		count_drop(c, s->c.ts, 2);
 	else
 		c->n_written += 2;
@@ -362,7 +341,6 @@ int BPF_PROG(sched_process_exit, struct task_struct *p)
 	struct bld b;
 	__s32 code;
 	__u64 nr;
-	void *rb;
 
 	if (tgid == settings.self_tgid || !settings.enabled)
 		return 0;
@@ -374,9 +352,8 @@ int BPF_PROG(sched_process_exit, struct task_struct *p)
 	b.s->c.tid = BPF_CORE_READ(p, pid);
 	c = &counters[b.s->c.cpu & (SCAP_BPF_MAX_CPUS - 1)];
 	c->n_evts++;
-	rb = cpu_ring(b.s->c.cpu);
-	if (rb && c->in_drop)
-		flush_drops(rb, c, b.s->c.ts, b.s->c.tid);
+	if (c->in_drop)
+		flush_drops(b.s->c.cpu, c, b.s->c.ts, b.s->c.tid);
 	code = BPF_CORE_READ(p, exit_code);
 	/* exit and exit_group never return: their enter event comes from here */
 	nr = BPF_CORE_READ((struct pt_regs *)bpf_task_pt_regs(p), orig_ax);
@@ -393,9 +370,9 @@ int BPF_PROG(sched_process_exit, struct task_struct *p)
 	push_u8(&b, code & 0x7f);
 	push_u8(&b, (code & 0x80) ? 1 : 0);
 	end_evt(&b);
-	if (!rb || b.err)
+	if (b.err)
 		return 0;
-	if (bpf_ringbuf_output(rb, b.s->buf, BOUND(b.off, 255), BPF_RB_NO_WAKEUP))
+	if (ring_output(b.s->c.cpu, b.s->buf, BOUND(b.off, 255)))
 		count_drop(c, b.s->c.ts, b.evt ? 2 : 1);
 	else
 		c->n_written += b.evt ? 2 : 1;

@@ -1,15 +1,15 @@
 /*
  * bpf_engine.c - the eBPF live engine behind the scap_engine_ops vtable.
  *
- * Loads driver/bpf/probe.bpf.c through its bpftool skeleton, creates one
- * ring buffer per CPU (an array of maps), fills the filler program array,
- * attaches the hooks and takes the /proc snapshot for the metadata.
- * next() reads the rings directly through their mmap'ed pages (no copies,
- * no callbacks) and merges the CPUs by the timestamp of each ring's head
- * record; a record (an enter and its exit) is released when the call after
- * its last event comes.  When every ring is empty it sleeps one poll period
- * (adapted to the event rate, poll_sleep) and returns SCAP_TIMEOUT: the
- * driver never wakes us (BPF_RB_NO_WAKEUP).
+ * Loads driver/bpf/probe.bpf.c through its bpftool skeleton, sizes the
+ * per-CPU rings (driver/bpf/ring.bpf.h, layout in event_format.h), fills the
+ * filler program array, attaches the hooks and takes the /proc snapshot for
+ * the metadata.  next() reads the rings directly through one mmap of the
+ * rings map (no copies, no callbacks) and merges the CPUs by the timestamp
+ * of each ring's head record; a record (an enter and its exit) is released
+ * when the call after its last event comes.  When every ring is empty it
+ * sleeps one poll period (adapted to the event rate, poll_sleep) and returns
+ * SCAP_TIMEOUT: the driver never wakes us.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -30,9 +30,6 @@
 #include "fill_spec.h"
 #include "probe.skel.h"
 
-#define RB_BUSY_BIT (1U << 31)
-#define RB_DISCARD_BIT (1U << 30)
-#define RB_HDR_SZ 8
 #define DEFAULT_RING_BYTES (8u << 20)
 /* sleep between polls of empty rings: adapted to the event rate, so that a
  * ring is at most about 1/16 full when polled (POLL_MIN_NS) and a quiet or
@@ -42,13 +39,12 @@
 #define POLL_MAX_NS 10000000L
 
 struct ring {
-	int fd;
-	uint64_t *cons_pos;	/* rw page */
-	const uint64_t *prod_pos;	/* ro page, data follows */
+	uint64_t *head;		/* the driver's position (ring_pos in .bss) */
+	uint64_t *tail;		/* ours, published on release */
 	const uint8_t *data;
 	uint64_t mask;
-	size_t data_len;
-	uint64_t cons;		/* our consumer position (published on release) */
+	uint64_t cons;		/* our position */
+	uint64_t head_seen;	/* last value read from *head */
 	/* head record, if any */
 	const uint8_t *rec;
 	uint32_t rec_len;
@@ -60,6 +56,8 @@ struct bpf_engine {
 	struct probe_bpf *skel;
 	struct ring *rings;
 	uint32_t nrings;
+	void *ring_area;	/* the mmap of every ring */
+	size_t ring_area_len;
 	long page;
 	/* record being returned */
 	int cur;		/* ring index or -1 */
@@ -84,42 +82,53 @@ static int quiet_print(enum libbpf_print_level lvl, const char *fmt, va_list ap)
 
 /* ---- ring reading ---- */
 
-/* look at the ring's next committed record; 1 if there is one */
+static void ring_set_tail(struct ring *r, uint64_t pos)
+{
+	r->cons = pos;
+	__atomic_store_n(r->tail, pos, __ATOMIC_RELEASE);
+}
+
+/* look at the ring's next published record; 1 if there is one */
 static int ring_peek(struct ring *r)
 {
-	uint64_t prod;
-
 	if (r->rec)
 		return 1;
-	prod = load_acquire(r->prod_pos);
-	while (r->cons < prod) {
-		const uint32_t *lp = (const uint32_t *)(r->data + (r->cons & r->mask));
-		uint32_t len = __atomic_load_n(lp, __ATOMIC_ACQUIRE);
-		uint64_t next;
+	for (;;) {
+		const uint8_t *hdr;
+		uint32_t len, flags;
+		uint64_t off;
 
-		if (len & RB_BUSY_BIT)
+		if (r->cons >= r->head_seen) {
+			r->head_seen = load_acquire(r->head);
+			if (r->cons >= r->head_seen)
+				return 0;
+		}
+		off = r->cons & r->mask;
+		hdr = r->data + off;
+		memcpy(&len, hdr, 4);
+		memcpy(&flags, hdr + 4, 4);
+		if (off + SCAP_BPF_REC_HDR + len > r->mask + 1) {
+			/* cannot come from the driver: skip what was published */
+			ring_set_tail(r, r->head_seen);
 			return 0;
-		next = r->cons + (((len & ~RB_DISCARD_BIT) + RB_HDR_SZ + 7) & ~7u);
-		if ((len & RB_DISCARD_BIT) || len < PPM_EVT_HDR_LEN) {
-			r->cons = next;
-			__atomic_store_n(r->cons_pos, r->cons, __ATOMIC_RELEASE);
+		}
+		if ((flags & SCAP_BPF_REC_PAD) || len < PPM_EVT_HDR_LEN) {
+			ring_set_tail(r, r->cons + ((SCAP_BPF_REC_HDR + len + 7) & ~7u));
 			continue;
 		}
-		r->rec = (const uint8_t *)lp + RB_HDR_SZ;
+		r->rec = hdr + SCAP_BPF_REC_HDR;
 		r->rec_len = len;
-		r->rec_next = next;
+		r->rec_next = r->cons + ((SCAP_BPF_REC_HDR + len + 7) & ~7u);
 		memcpy(&r->head_ts, r->rec, 8);
 		return 1;
 	}
-	return 0;
 }
 
 static void ring_release(struct bpf_engine *e, struct ring *r)
 {
 	e->awake_bytes += r->rec_next - r->cons;
 	r->rec = NULL;
-	r->cons = r->rec_next;
-	__atomic_store_n(r->cons_pos, r->cons, __ATOMIC_RELEASE);
+	ring_set_tail(r, r->rec_next);
 }
 
 /*
@@ -228,22 +237,12 @@ static double bpf_progress(struct scap *h)
 
 static void engine_free(struct bpf_engine *e)
 {
-	uint32_t i;
-
 	if (!e)
 		return;
 	if (e->skel && e->skel->bss)
 		e->skel->bss->settings.enabled = 0;
-	for (i = 0; e->rings && i < e->nrings; i++) {
-		struct ring *r = &e->rings[i];
-
-		if (r->cons_pos)
-			munmap(r->cons_pos, e->page);
-		if (r->prod_pos)
-			munmap((void *)r->prod_pos, e->page + 2 * r->data_len);
-		if (r->fd >= 0)
-			close(r->fd);
-	}
+	if (e->ring_area)
+		munmap(e->ring_area, e->ring_area_len);
 	free(e->rings);
 	probe_bpf__destroy(e->skel);
 	free(e);
@@ -287,29 +286,11 @@ static uint64_t ring_bytes_wanted(const struct scap_live_opts *o)
 	return env ? strtoull(env, NULL, 0) : 0;
 }
 
-static int ring_map(struct ring *r, int fd, uint32_t bytes, long page)
+/* map every CPU's ring (element i of the rings map) read-only */
+static int map_rings(struct bpf_engine *e, uint32_t bytes, char *err)
 {
-	void *p;
-
-	r->fd = fd;
-	r->data_len = bytes;
-	r->mask = bytes - 1;
-	p = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED)
-		return -1;
-	r->cons_pos = p;
-	p = mmap(NULL, page + 2 * (size_t)bytes, PROT_READ, MAP_SHARED, fd, page);
-	if (p == MAP_FAILED)
-		return -1;
-	r->prod_pos = p;
-	r->data = (const uint8_t *)p + page;
-	r->cons = load_acquire(r->cons_pos);
-	return 0;
-}
-
-static int make_rings(struct bpf_engine *e, uint32_t bytes, char *err)
-{
-	int outer = bpf_map__fd(e->skel->maps.ringbufs);
+	size_t elem = (size_t)bytes + SCAP_BPF_RING_SLACK;
+	struct scap_bpf_ring_pos *pos = e->skel->bss->ring_pos;
 	uint32_t i;
 
 	e->rings = calloc(e->nrings, sizeof(*e->rings));
@@ -317,20 +298,23 @@ static int make_rings(struct bpf_engine *e, uint32_t bytes, char *err)
 		snprintf(err, SCAP_ERRBUF_SIZE, "live capture: out of memory");
 		return -1;
 	}
-	for (i = 0; i < e->nrings; i++)
-		e->rings[i].fd = -1;
+	e->ring_area_len = elem * e->nrings;
+	e->ring_area = mmap(NULL, e->ring_area_len, PROT_READ, MAP_SHARED,
+			    bpf_map__fd(e->skel->maps.rings), 0);
+	if (e->ring_area == MAP_FAILED) {
+		e->ring_area = NULL;
+		snprintf(err, SCAP_ERRBUF_SIZE, "live capture: cannot map the %u-byte rings: %s",
+			 bytes, strerror(errno));
+		return -1;
+	}
 	for (i = 0; i < e->nrings; i++) {
-		int fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, NULL, 0, 0, bytes, NULL);
+		struct ring *r = &e->rings[i];
 
-		if (fd < 0 || ring_map(&e->rings[i], fd, bytes, e->page) ||
-		    bpf_map_update_elem(outer, &i, &fd, BPF_ANY)) {
-			if (fd >= 0)
-				e->rings[i].fd = fd;
-			snprintf(err, SCAP_ERRBUF_SIZE,
-				 "live capture: cannot create the %u-byte ring buffer of cpu %u: %s",
-				 bytes, i, strerror(errno));
-			return -1;
-		}
+		r->data = (const uint8_t *)e->ring_area + i * elem;
+		r->mask = bytes - 1;
+		r->head = (uint64_t *)&pos[i].head;
+		r->tail = (uint64_t *)&pos[i].tail;
+		r->cons = r->head_seen = load_acquire(r->tail);
 	}
 	return 0;
 }
@@ -496,26 +480,19 @@ static void choose_hooks(struct bpf_engine *e, const struct scap_live_opts *o)
 
 static int open_skel(struct bpf_engine *e, const struct scap_live_opts *o, uint32_t bytes, char *err)
 {
-	int tmpl, rc;
+	int rc;
 
 	e->skel = probe_bpf__open();
 	if (!e->skel) {
 		snprintf(err, SCAP_ERRBUF_SIZE, "live capture: cannot open the bpf program: %s", strerror(errno));
 		return -1;
 	}
-	bpf_map__set_max_entries(e->skel->maps.ringbufs, e->nrings);
+	bpf_map__set_max_entries(e->skel->maps.rings, e->nrings);
+	bpf_map__set_value_size(e->skel->maps.rings, bytes + SCAP_BPF_RING_SLACK);
+	e->skel->rodata->ring_mask = bytes - 1;
 	bpf_map__set_max_entries(e->skel->maps.scratch_map, e->nrings);
-	tmpl = bpf_map_create(BPF_MAP_TYPE_RINGBUF, NULL, 0, 0, bytes, NULL);
-	if (tmpl < 0) {
-		snprintf(err, SCAP_ERRBUF_SIZE, errno == EPERM ?
-			 "live capture: needs root (CAP_BPF, CAP_PERFMON): %s" :
-			 "live capture: cannot create a bpf ring buffer: %s", strerror(errno));
-		return -1;
-	}
-	bpf_map__set_inner_map_fd(e->skel->maps.ringbufs, tmpl);
 	choose_hooks(e, o);
 	rc = probe_bpf__load(e->skel);
-	close(tmpl);
 	if (rc) {
 		snprintf(err, SCAP_ERRBUF_SIZE, "live capture: cannot load the bpf program: %s%s",
 			 strerror(-rc), -rc == EPERM ? " (needs root)" : " (SYSDIG_BPF_DEBUG=1 for details)");
@@ -560,7 +537,7 @@ struct scap *scap_bpf_open(const struct scap_live_opts *opts, char *err)
 		e->nrings = SCAP_BPF_MAX_CPUS;
 	bytes = ring_bytes(ring_bytes_wanted(opts), e->page);
 	e->ring_len = bytes;
-	if (open_skel(e, opts, bytes, err) || make_rings(e, bytes, err) || install_fillers(e, err))
+	if (open_skel(e, opts, bytes, err) || map_rings(e, bytes, err) || install_fillers(e, err))
 		goto fail;
 	apply_settings(e, opts);
 	if (probe_bpf__attach(e->skel)) {
