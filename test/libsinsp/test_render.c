@@ -18,7 +18,8 @@
 #include "memengine.h"
 
 /* mytool (1234), cwd /home/u/, fd 3 = /etc/hosts, fd 11 = the directory
- * /srv/data (no trailing '/', as directory fds are named), users/groups root */
+ * /srv/data (no trailing '/', as directory fds are named), fd 12 = the
+ * directory /, users/groups root */
 static struct scap *base(void)
 {
 	struct scap *h = mem_open();
@@ -35,6 +36,7 @@ static struct scap *base(void)
 	h->meta.has_userlist = 1;
 	mem_fd_file(t, 3, "/etc/hosts");
 	mem_fd_file(t, 11, "/srv/data");
+	mem_fd_file(t, 12, "/");
 	return h;
 }
 
@@ -110,6 +112,7 @@ static void test_flags_errno_paths_buffers(void **state)
 		"fd=-2(ENOENT) name=/nope flags=1(O_RDONLY) mode=0 dev=0 ",
 		"name=rel/file(/home/u/rel/file) flags=1(O_RDONLY) mode=0 ",
 		"dirfd=11(<f>/srv/data) name=x.txt(/srv/data/x.txt) flags=1(O_RDONLY) mode=0 ",
+		"dirfd=12(<f>/) name=etc(//etc) flags=1(O_RDONLY) mode=0 ",
 		NULL
 	};
 
@@ -155,6 +158,13 @@ static void test_flags_errno_paths_buffers(void **state)
 	ev_begin(h, PPME_SYSCALL_OPENAT_2_E, 1234, 8);
 	ev_i64(h, 11);
 	ev_str(h, "x.txt");
+	ev_u32(h, 1);
+	ev_u32(h, 0);
+	ev_end(h, 0);
+	/* ... even when the directory is "/" (what 0.29.3 prints) */
+	ev_begin(h, PPME_SYSCALL_OPENAT_2_E, 1234, 9);
+	ev_i64(h, 12);
+	ev_str(h, "etc");
 	ev_u32(h, 1);
 	ev_u32(h, 0);
 	ev_end(h, 0);

@@ -747,14 +747,13 @@ static void render_path(struct sinsp *s, const struct sinsp_evt *e, const struct
 
 		if (dfd != -100) {
 			struct sinsp_fdinfo *fi = render_thread_fd(s, e->thread, dfd);
-			size_t n = fi ? strlen(fi->name) : 0;
 
-			/* a directory fd's name has no trailing '/': add it */
-			if (n && fi->name[n - 1] != '/') {
+			/* always one more '/', as the reference: "etc" under "/" is "//etc" */
+			if (fi) {
 				snprintf(dirbuf, sizeof(dirbuf), "%s/", fi->name);
 				dir = dirbuf;
 			} else {
-				dir = fi ? fi->name : "<UNKNOWN>";
+				dir = "<UNKNOWN>";
 			}
 		}
 	}
