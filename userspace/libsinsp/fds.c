@@ -157,9 +157,28 @@ void fd_pool_free(struct fd_pool *pool)
 	for (e = pool->free_list; e; e = n) {
 		n = e->next_free;
 		free(e->info.name);
+		free(e->alt_name);
 		free(e);
 	}
 	pool->free_list = NULL;
+}
+
+/* room for len + 1 bytes in the name buffer; 0 on success */
+static int name_reserve(struct fd_entry *e, size_t len)
+{
+	uint32_t cap = e->name_cap;
+	char *n;
+
+	if (len + 1 <= cap)
+		return 0;
+	while (cap < len + 1)
+		cap *= 2;
+	n = realloc(e->info.name, cap);
+	if (!n)
+		return -1;
+	e->info.name = n;
+	e->name_cap = cap;
+	return 0;
 }
 
 void fdinfo_set_name(struct sinsp_fdinfo *fdi, const char *name)
@@ -167,18 +186,9 @@ void fdinfo_set_name(struct sinsp_fdinfo *fdi, const char *name)
 	struct fd_entry *e = (struct fd_entry *)fdi;
 	size_t len = strlen(name);
 
-	if (len + 1 > e->name_cap) {
-		uint32_t cap = e->name_cap;
-		char *n;
-
-		while (cap < len + 1)
-			cap *= 2;
-		n = realloc(e->info.name, cap);
-		if (!n)
-			return;
-		e->info.name = n;
-		e->name_cap = cap;
-	}
+	e->cur.valid = 0;
+	if (name_reserve(e, len))
+		return;
 	memcpy(e->info.name, name, len + 1);
 }
 
@@ -226,6 +236,7 @@ static void entry_assign(struct fd_entry *e, const struct sinsp_fdinfo *src)
 	e->info = *src;
 	e->info.name = name;
 	fdinfo_set_name(&e->info, src->name);
+	e->alt.valid = 0;
 }
 
 struct sinsp_fdinfo *fdtable_add(struct sinsp_fdtable *ft, int64_t fd, const struct sinsp_fdinfo *src)
@@ -515,6 +526,76 @@ void ss_render_socktuple(const uint8_t *v, uint32_t len, char *buf, size_t size)
 		return;
 	}
 	snprintf(buf, size, "%s:%u->%s:%u", a, sp, b, dp);
+}
+
+/* name (made from a unix tuple as t says) is "src->dst path" for this one */
+static int tuple_name_is(const struct tuple_name *t, const char *name, uint64_t src,
+			 uint64_t dst, const char *path, size_t plen)
+{
+	return t->valid && t->src == src && t->dst == dst && t->len == t->hlen + plen &&
+	       memcmp(name + t->hlen, path, plen) == 0;
+}
+
+static void swap_names(struct fd_entry *e)
+{
+	struct tuple_name t = e->cur;
+	char *n = e->info.name;
+	uint32_t cap = e->name_cap;
+
+	e->cur = e->alt;
+	e->alt = t;
+	e->info.name = e->alt_name;
+	e->name_cap = e->alt_cap;
+	e->alt_name = n;
+	e->alt_cap = cap;
+}
+
+/*
+ * A path equal byte for byte to the end of a name that sanitizing made
+ * holds nothing to sanitize, so the name is what rendering would give: the
+ * recvfrom/sendto of a unix connection then switch between two names
+ * instead of rendering one on every call.
+ */
+void fdinfo_set_unix_tuple_name(struct sinsp_fdinfo *fdi, const uint8_t *v, uint32_t len)
+{
+	struct fd_entry *e = (struct fd_entry *)fdi;
+	char buf[SINSP_MAX_PATH + 64];
+	const char *path = (const char *)v + 17;
+	size_t plen = len - 17 < SINSP_MAX_PATH - 1 ? len - 17 : SINSP_MAX_PATH - 1;
+	uint64_t src, dst;
+	size_t n;
+
+	memcpy(&src, v + 1, 8);
+	memcpy(&dst, v + 9, 8);
+	plen = strnlen(path, plen);
+	if (tuple_name_is(&e->cur, e->info.name, src, dst, path, plen))
+		return;
+	if (!e->alt_name) {
+		e->alt_name = malloc(32);
+		if (!e->alt_name) {
+			ss_render_socktuple(v, len, buf, sizeof(buf));
+			fdinfo_set_name(fdi, buf);
+			return;
+		}
+		e->alt_cap = 32;
+		e->alt.valid = 0;
+	}
+	swap_names(e);	/* the current name becomes the previous one */
+	if (tuple_name_is(&e->cur, e->info.name, src, dst, path, plen))
+		return;
+	ss_render_socktuple(v, len, buf, sizeof(buf));
+	n = strlen(buf);
+	if (name_reserve(e, n)) {
+		swap_names(e);
+		fdinfo_set_name(fdi, buf);
+		return;
+	}
+	memcpy(e->info.name, buf, n + 1);
+	e->cur.src = src;
+	e->cur.dst = dst;
+	e->cur.len = (uint32_t)n;
+	e->cur.hlen = (uint32_t)(strchr(buf, ' ') - buf + 1);
+	e->cur.valid = 1;
 }
 
 void ss_render_sockaddr(const uint8_t *v, uint32_t len, char *buf, size_t size)

@@ -881,6 +881,9 @@ static void rename_from_tuple(struct sinsp *s, struct sinsp_evt *evt, const uint
 		if (incoming ? fdi->is_role_client : fdi->is_server)
 			swap_addresses(fdi);
 		fd_tuple_name(fdi, name, sizeof(name));
+	} else if (fdi->type == SCAP_FD_UNIX_SOCK) {
+		fdinfo_set_unix_tuple_name(fdi, v, len);
+		return;
 	} else {
 		ss_render_socktuple(v, len, name, sizeof(name));
 	}

@@ -61,6 +61,14 @@ void i64map_foreach(const struct i64map *m, int (*cb)(void *val, void *arg), voi
 #define FDF_CLOSE_IN_PROGRESS 1
 #define FDF_CLOSE_CANCELED 2
 
+/* What a name made from a unix socket tuple was made of (see
+ * fdinfo_set_unix_tuple_name): "src->dst path", header length and length */
+struct tuple_name {
+	uint64_t src, dst;
+	uint32_t hlen, len;
+	int valid;
+};
+
 /* An fd entry: the public info plus bookkeeping.  Entries are recycled
  * through a free list so that opening files does not malloc. */
 struct fd_entry {
@@ -68,6 +76,11 @@ struct fd_entry {
 	uint32_t name_cap;
 	uint32_t flags;		/* FDF_* */
 	struct fd_entry *next_free;
+	/* the unix tuple names of info.name and of the name before it (the
+	 * receive and send tuples of a connection alternate) */
+	struct tuple_name cur, alt;
+	char *alt_name;
+	uint32_t alt_cap;
 };
 
 struct fd_pool {
@@ -98,6 +111,10 @@ static inline uint32_t *fd_flags(struct sinsp_fdinfo *fdi)
 void fdinfo_init(struct sinsp_fdinfo *fdi, int32_t type);
 /* set the name of a stored entry (copy, bounded) */
 void fdinfo_set_name(struct sinsp_fdinfo *fdi, const char *name);
+/* the name ss_render_socktuple() gives a unix tuple (v[0] == PPM_AF_UNIX,
+ * len >= 17), reusing the current or the previous name when the tuple is
+ * the same; fdi must be a table entry */
+void fdinfo_set_unix_tuple_name(struct sinsp_fdinfo *fdi, const uint8_t *v, uint32_t len);
 void fdinfo_from_scap(struct sinsp_fdinfo *fdi, const struct scap_fdinfo *sfd, char *namebuf, size_t nbsize);
 void fd_set_role_server(struct sinsp_fdinfo *fdi);
 void fd_set_role_client(struct sinsp_fdinfo *fdi);
