@@ -3,7 +3,8 @@
  * recvfrom, sendmsg, recvmsg, socketpair.  Addresses are encoded as in
  * param_types.md 4.1 (sockaddr) and 4.2 (socket tuple): IPs in network
  * order, ports in host order, families in PPM numbering (= Linux's for
- * unix/inet/inet6).
+ * unix/inet/inet6).  The sending/receiving calls carry a tuple only when
+ * they were given an address (push_call_tuple), as the reference driver.
  */
 #ifndef FILL_NET_BPF_H
 #define FILL_NET_BPF_H
@@ -73,14 +74,11 @@ struct peer {
 	__u32 ip[4];
 };
 
-static __always_inline int read_upeer(struct peer *pe, __u64 uaddr, __u64 ulen_or_ptr, int len_is_ptr)
+static __always_inline int read_upeer(struct peer *pe, __u64 uaddr, __u32 len)
 {
 	struct sockaddr_in6 sa = {};
-	__u32 len = ulen_or_ptr;
 
 	if (!uaddr)
-		return -1;
-	if (len_is_ptr && bpf_probe_read_user(&len, sizeof(len), (void *)ulen_or_ptr))
 		return -1;
 	if (len < sizeof(struct sockaddr_in))
 		return -1;
@@ -176,6 +174,34 @@ static __always_inline __s64 sfd(struct call_ctx *c)
 	return (__s64)(__s32)c->args[0];
 }
 
+/*
+ * The tuple of sendto/sendmsg (enter) and recvfrom/recvmsg (exit).  As the
+ * reference driver, only when the caller passed an address (has_addr) of at
+ * most a sockaddr_storage, else empty: a send()/recv() on a connected socket
+ * has no tuple (and costs no socket lookup).
+ */
+static __always_inline void push_call_tuple(struct bld *b, __s64 fd, int has_addr, __u64 uaddr,
+					    __u32 len, int inbound)
+{
+	struct peer pe = {};
+
+	if (!has_addr || len > sizeof(struct __kernel_sockaddr_storage)) {
+		push_empty(b);
+		return;
+	}
+	push_tuple(b, fd_sock(fd), read_upeer(&pe, uaddr, len) == 0 ? &pe : NULL, inbound);
+}
+
+/* the address length recvfrom was given (a pointer to it); ~0 if unreadable */
+static __always_inline __u32 uaddr_len(__u64 ulenp)
+{
+	__u32 len;
+
+	if (bpf_probe_read_user(&len, sizeof(len), (void *)ulenp))
+		return ~0U;
+	return len;
+}
+
 SEC("tp_btf/sys_exit")
 int BPF_PROG(fill_sock, struct pt_regs *regs, long ret)
 {
@@ -189,9 +215,9 @@ int BPF_PROG(fill_sock, struct pt_regs *regs, long ret)
 		return 0;
 	c = &b.s->c;
 	et = c->enter_type;
-	sk = fd_sock(sfd(c));
 	switch (et) {
 	case PPME_SOCKET_CONNECT_E:
+		sk = fd_sock(sfd(c));
 		begin_evt(&b, et, 2);
 		push_u64(&b, sfd(c));
 		push_usockaddr(&b, c->args[1], c->args[2]);
@@ -199,7 +225,7 @@ int BPF_PROG(fill_sock, struct pt_regs *regs, long ret)
 		begin_evt(&b, c->exit_type, 2);
 		push_u64(&b, c->ret);
 		if (BPF_CORE_READ(sk, __sk_common.skc_dport) == 0 &&
-		    read_upeer(&pe, c->args[1], c->args[2], 0) == 0)
+		    read_upeer(&pe, c->args[1], c->args[2]) == 0)
 			push_tuple(&b, sk, &pe, 0);
 		else
 			push_tuple(&b, sk, NULL, 0);
@@ -214,8 +240,11 @@ int BPF_PROG(fill_sock, struct pt_regs *regs, long ret)
 		break;
 	case PPME_SOCKET_ACCEPT_5_E:
 	case PPME_SOCKET_ACCEPT4_5_E: {
-		__u32 qlen = sk ? BPF_CORE_READ(sk, sk_ack_backlog) : 0;
-		__u32 qmax = sk ? BPF_CORE_READ(sk, sk_max_ack_backlog) : 0;
+		__u32 qlen, qmax;
+
+		sk = fd_sock(sfd(c));
+		qlen = sk ? BPF_CORE_READ(sk, sk_ack_backlog) : 0;
+		qmax = sk ? BPF_CORE_READ(sk, sk_max_ack_backlog) : 0;
 
 		if (et == PPME_SOCKET_ACCEPT4_5_E) {
 			begin_evt(&b, et, 1);
@@ -236,10 +265,7 @@ int BPF_PROG(fill_sock, struct pt_regs *regs, long ret)
 		begin_evt(&b, et, 3);
 		push_u64(&b, sfd(c));
 		push_u32(&b, c->args[2]);
-		if (read_upeer(&pe, c->args[4], c->args[5], 0) == 0)
-			push_tuple(&b, sk, &pe, 0);
-		else
-			push_tuple(&b, sk, NULL, 0);
+		push_call_tuple(&b, sfd(c), c->args[4] && c->args[5], c->args[4], c->args[5], 0);
 		end_evt(&b);
 		begin_evt(&b, c->exit_type, 2);
 		push_u64(&b, c->ret);
@@ -253,10 +279,10 @@ int BPF_PROG(fill_sock, struct pt_regs *regs, long ret)
 		begin_evt(&b, c->exit_type, 3);
 		push_u64(&b, c->ret);
 		push_data(&b, c->args[1], c->ret);
-		if (c->ret >= 0 && read_upeer(&pe, c->args[4], c->args[5], 1) == 0)
-			push_tuple(&b, sk, &pe, 1);
+		if (c->ret >= 0 && c->args[4] && c->args[5])
+			push_call_tuple(&b, sfd(c), 1, c->args[4], uaddr_len(c->args[5]), 1);
 		else
-			push_tuple(&b, sk, NULL, 1);
+			push_empty(&b);
 		break;
 	case PPME_SOCKET_SENDMSG_E:
 	case PPME_SOCKET_RECVMSG_E: {
@@ -269,10 +295,8 @@ int BPF_PROG(fill_sock, struct pt_regs *regs, long ret)
 			begin_evt(&b, et, 3);
 			push_u64(&b, sfd(c));
 			push_u32(&b, tot);
-			if (read_upeer(&pe, (__u64)mh.msg_name, mh.msg_namelen, 0) == 0)
-				push_tuple(&b, sk, &pe, 0);
-			else
-				push_tuple(&b, sk, NULL, 0);
+			push_call_tuple(&b, sfd(c), mh.msg_name && mh.msg_namelen,
+					(__u64)mh.msg_name, mh.msg_namelen, 0);
 			end_evt(&b);
 			begin_evt(&b, c->exit_type, 2);
 			push_u64(&b, c->ret);
@@ -285,10 +309,8 @@ int BPF_PROG(fill_sock, struct pt_regs *regs, long ret)
 			push_u64(&b, c->ret);
 			push_u32(&b, tot);
 			push_iov_data(&b, (__u64)mh.msg_iov, mh.msg_iovlen, c->ret);
-			if (c->ret >= 0 && read_upeer(&pe, (__u64)mh.msg_name, mh.msg_namelen, 0) == 0)
-				push_tuple(&b, sk, &pe, 1);
-			else
-				push_tuple(&b, sk, NULL, 1);
+			push_call_tuple(&b, sfd(c), c->ret >= 0 && mh.msg_name && mh.msg_namelen,
+					(__u64)mh.msg_name, mh.msg_namelen, 1);
 		}
 		break;
 	}

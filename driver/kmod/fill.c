@@ -460,6 +460,38 @@ static int put_tuple(struct kfill *f, long fd, bool inbound)
 	return put_raw(f, out, n);
 }
 
+/*
+ * Did a sending or receiving call get an address?  As the reference driver,
+ * sendto/sendmsg (enter) and recvfrom/recvmsg (exit, when they succeeded)
+ * carry a tuple only then: send()/recv() on a connected socket have none.
+ */
+static bool call_has_addr(struct kfill *f, u8 src)
+{
+	unsigned long uaddr, len;
+	struct user_msghdr mh;
+	int ulen;
+
+	switch (src) {
+	case KSRC_TUPLE_TO:		/* sendto(fd, buf, len, flags, addr, addrlen) */
+		uaddr = f->args[4];
+		len = f->args[5];
+		break;
+	case KSRC_TUPLE_FROM:		/* recvfrom(fd, buf, len, flags, addr, &addrlen) */
+		if (f->ret < 0 || !f->args[4] || !f->args[5] ||
+		    copy_from_user_nofault(&ulen, (const void __user *)f->args[5], sizeof(ulen)))
+			return false;
+		return ulen >= 0 && ulen <= (int)sizeof(struct sockaddr_storage);
+	default:			/* sendmsg/recvmsg(fd, msghdr, flags) */
+		if ((src == KSRC_TUPLE_MSG_FROM && f->ret < 0) ||
+		    copy_from_user_nofault(&mh, (const void __user *)f->args[1], sizeof(mh)))
+			return false;
+		uaddr = (unsigned long)mh.msg_name;
+		len = mh.msg_namelen;
+		break;
+	}
+	return uaddr && len && len <= sizeof(struct sockaddr_storage);
+}
+
 static int read_iov(struct kfill *f, unsigned long uaddr, unsigned long cnt,
 		    struct iovec *iov)
 {
@@ -713,8 +745,12 @@ static int put_param(struct kfill *f, const struct kmod_param *p)
 		return put_sockaddr(f, a, f->args[p->arg + 1]);
 	case KSRC_TUPLE_OUT:
 		return put_tuple(f, (int)a, false);
-	case KSRC_TUPLE_IN:
-		return put_tuple(f, (int)a, true);
+	case KSRC_TUPLE_TO:
+	case KSRC_TUPLE_MSG_TO:
+		return call_has_addr(f, p->src) ? put_tuple(f, (int)a, false) : put_raw(f, NULL, 0);
+	case KSRC_TUPLE_FROM:
+	case KSRC_TUPLE_MSG_FROM:
+		return call_has_addr(f, p->src) ? put_tuple(f, (int)a, true) : put_raw(f, NULL, 0);
 	case KSRC_TUPLE_RET:
 		return put_tuple(f, f->ret, true);
 	case KSRC_IOV_LEN:
