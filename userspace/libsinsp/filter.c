@@ -965,7 +965,7 @@ int filter_run(struct filter *f, struct sinsp *s, struct sinsp_evt *e)
 	if (e->scap.type < f->nmay && !f->may[e->scap.type])
 		return 0;
 	f->gen++;
-	return filter_eval(f, s, e);
+	return filter_eval_node(f, s, e, f->root);
 }
 
 int filter_may_match_type(const struct filter *f, uint16_t evtype)

@@ -355,20 +355,6 @@ static int eval_check(struct filter *f, struct sinsp *s, struct sinsp_evt *e,
 	return v && filter_compare(f, c, v);
 }
 
-/* the whole filter: a lone proc.name check (the usual capture filter) is
- * evaluated without the tree walk */
-int filter_eval(struct filter *f, struct sinsp *s, struct sinsp_evt *e)
-{
-	const struct fnode *nd = &f->nodes[f->root];
-
-	if (nd->kind == N_CHECK && nd->special == SP_COMM) {
-		int r = eval_str_in(e->thread ? e->thread->comm : NULL, nd);
-
-		return nd->neg ? !r : r;
-	}
-	return filter_eval_node(f, s, e, f->root);
-}
-
 int filter_eval_node(struct filter *f, struct sinsp *s, struct sinsp_evt *e, int n)
 {
 	const struct fnode *nd = &f->nodes[n];

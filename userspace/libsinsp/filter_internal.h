@@ -90,7 +90,6 @@ struct filter {
 };
 
 /* filter_eval.c */
-int filter_eval(struct filter *f, struct sinsp *s, struct sinsp_evt *e);
 int filter_eval_node(struct filter *f, struct sinsp *s, struct sinsp_evt *e, int n);
 int filter_compare(struct filter *f, const struct fnode *c, struct field_value *v);
 
