@@ -1327,8 +1327,6 @@ void parse_event(struct sinsp *s, struct sinsp_evt *evt)
 
 	int filter_later = evt->info && (evt->info->flags & EF_MODIFIES_STATE);
 
-	if (!g_type_flags_ready)
-		parser_init();
 	reset(s, evt);
 	if (s->capture_filter && !filter_later &&
 	    !s->capture_filter(s->capture_filter_ctx, s, evt)) {

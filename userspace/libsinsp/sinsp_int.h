@@ -160,6 +160,7 @@ void ss_set_buf(char **dst, uint32_t *dlen, const uint8_t *src, uint32_t len);
 
 /* ---- parser.c ---- */
 void parse_event(struct sinsp *s, struct sinsp_evt *evt);
+/* the per-type flags parse_event() reads: sinsp_open() calls it once */
 void parser_init(void);
 /* decodes evt->enter's parameters on first use; 0 when evt->enter is usable
  * (clears has_enter when its parameters cannot be decoded) */
