@@ -386,6 +386,16 @@ static char *put_ip4_port(char *p, const uint8_t *ip, uint16_t port)
 	return put_u32(p, port);
 }
 
+/* "a.b.c.d:sport->e.f.g.h:dport" and its NUL: at most 45 bytes */
+static void put_ip4_tuple(char *p, const uint8_t *sip, uint16_t sport, const uint8_t *dip,
+			  uint16_t dport)
+{
+	p = put_ip4_port(p, sip, sport);
+	*p++ = '-';
+	*p++ = '>';
+	*put_ip4_port(p, dip, dport) = 0;
+}
+
 static void ip_str(int af, const uint8_t *ip, char *buf, size_t size)
 {
 	if (af == AF_INET && size >= INET_ADDRSTRLEN) {
@@ -402,11 +412,7 @@ void fd_tuple_name(const struct sinsp_fdinfo *fdi, char *buf, size_t size)
 	int af = (fdi->type == SCAP_FD_IPV6_SOCK || fdi->type == SCAP_FD_IPV6_SERVSOCK) ? AF_INET6 : AF_INET;
 
 	if (fdi->type == SCAP_FD_IPV4_SOCK && size >= 45) {
-		char *p = put_ip4_port(buf, fdi->sip, fdi->sport);
-
-		*p++ = '-';
-		*p++ = '>';
-		*put_ip4_port(p, fdi->dip, fdi->dport) = 0;
+		put_ip4_tuple(buf, fdi->sip, fdi->sport, fdi->dip, fdi->dport);
 		return;
 	}
 	ip_str(af, fdi->sip, a, sizeof(a));
@@ -476,11 +482,7 @@ void ss_render_socktuple(const uint8_t *v, uint32_t len, char *buf, size_t size)
 		memcpy(&sp, v + 5, 2);
 		memcpy(&dp, v + 11, 2);
 		if (size >= 45) {
-			char *p = put_ip4_port(buf, v + 1, sp);
-
-			*p++ = '-';
-			*p++ = '>';
-			*put_ip4_port(p, v + 7, dp) = 0;
+			put_ip4_tuple(buf, v + 1, sp, v + 7, dp);
 			return;
 		}
 		ip_str(AF_INET, v + 1, a, sizeof(a));
