@@ -250,26 +250,30 @@ struct mm_struct___old {
 	struct mm_rss_stat___old rss_stat;
 };
 
-/* one rss counter of mm, in pages (percpu_counter since 6.2) */
+/*
+ * one rss counter of mm, in pages (percpu_counter since 6.2).  mm comes from
+ * a BTF task pointer: on 6.2+ a plain load, no helper call (sched_switch
+ * runs this); the older layout is read with the helper.
+ */
 static __always_inline __s64 mm_rss(struct mm_struct *mm, int i)
 {
 	struct mm_struct___old *old = (void *)mm;
 
 	if (bpf_core_field_exists(old->rss_stat.count))
 		return BPF_CORE_READ(old, rss_stat.count[i & 3].counter);
-	return BPF_CORE_READ(mm, rss_stat[i & 3].count);
+	return mm->rss_stat[i & 3].count;
 }
 
-/* vm counters of task t in KiB: 0 size, 1 rss, 2 swap */
+/* vm counters of task t (a BTF pointer) in KiB: 0 size, 1 rss, 2 swap */
 static __always_inline __u32 task_vm_kb(struct task_struct *t, int which)
 {
-	struct mm_struct *mm = BPF_CORE_READ(t, mm);
+	struct mm_struct *mm = t->mm;
 	__s64 pages = 0;
 
 	if (!mm)
 		return 0;
 	if (which == 0) {
-		pages = BPF_CORE_READ(mm, total_vm);
+		pages = mm->total_vm;
 	} else if (which == 1) {
 		pages = mm_rss(mm, MM_FILEPAGES) + mm_rss(mm, MM_ANONPAGES) +
 			mm_rss(mm, MM_SHMEMPAGES);
