@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <string.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <cmocka.h>
 #include "filter_internal.h"
 #include "event_table.h"
@@ -229,6 +230,54 @@ static void test_run_cat_write(void **state)
 			 count_matches("cat_write.scap", "evt.type=close or (evt.type=open and fd.num=3)"));
 }
 
+/* "not (" repeated n times around check, closed again */
+static char *nested(const char *open, int n, const char *check)
+{
+	size_t lo = strlen(open), lc = strlen(check);
+	char *s = malloc(n * (lo + 1) + lc + 1), *p = s;
+
+	assert_non_null(s);
+	for (int i = 0; i < n; i++, p += lo)
+		memcpy(p, open, lo);
+	memcpy(p, check, lc);
+	p += lc;
+	memset(p, ')', n);
+	p[n] = 0;
+	return s;
+}
+
+/* nesting is bounded (FILTER_MAX_DEPTH): the deepest accepted filter
+ * compiles and runs, one level more is a one-line error, and so is a
+ * 100,000-deep filter (it used to overflow the stack) */
+static void test_depth(void **state)
+{
+	char *s, want[256];
+	int plain;
+
+	(void)state;
+	plain = count_matches("cat_write.scap", "evt.type=open");
+	assert_true(plain > 0);
+	s = nested("not (", FILTER_MAX_DEPTH, "evt.type=open");
+	assert_int_equal(count_matches("cat_write.scap", s), plain);	/* even number of nots */
+	free(s);
+	s = nested("(", FILTER_MAX_DEPTH, "evt.type=open");
+	assert_int_equal(count_matches("cat_write.scap", s), plain);
+	free(s);
+	s = nested("not (", FILTER_MAX_DEPTH + 1, "evt.type=open");
+	snprintf(want, sizeof(want), "filter error at position %d: filter nested too deeply (more than %d levels of parentheses)",
+		 5 * FILTER_MAX_DEPTH + 4, FILTER_MAX_DEPTH);
+	expect_error(s, want);
+	free(s);
+	s = nested("not (", 100000, "proc.name=x");
+	expect_error(s, want);
+	free(s);
+	s = nested("(", 100000, "proc.name=x");
+	snprintf(want, sizeof(want), "filter error at position %d: filter nested too deeply (more than %d levels of parentheses)",
+		 FILTER_MAX_DEPTH, FILTER_MAX_DEPTH);
+	expect_error(s, want);
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -238,6 +287,7 @@ int main(void)
 		cmocka_unit_test(test_slots),
 		cmocka_unit_test(test_preselect),
 		cmocka_unit_test(test_run_cat_write),
+		cmocka_unit_test(test_depth),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -327,8 +327,9 @@ int eval_str_in(const char *str, const struct fnode *c)
 	return c->op == OP_NE;
 }
 
-static int eval_check(struct filter *f, struct sinsp *s, struct sinsp_evt *e,
-		      const struct fnode *c)
+/* not inlined: filter_eval_node recurses and keeps a small frame */
+static __attribute__((noinline)) int eval_check(struct filter *f, struct sinsp *s,
+						struct sinsp_evt *e, const struct fnode *c)
 {
 	struct field_value *v;
 
