@@ -9,8 +9,8 @@
  * (SCAP_NEW_SECTION) and gzip input.
  *
  * Input layer: a window buffer (1 MiB, grown only for larger blocks) filled
- * with big read(2) calls for plain regular files, or through zlib for gzip
- * files and pipes; events point into the window (no per-event copy, syscall
+ * with big reads from savefile_input.c (read(2), or zlib inflate for gzip
+ * files and pipes); events point into the window (no per-event copy, syscall
  * or malloc; pointers stay valid until the next call).  read(2) beat mmap
  * here: page faults cost more than the copy in a VM, and RSS stays small.
  * Every length read from the file is checked against the bytes available
@@ -27,24 +27,22 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "scap.h"
 #include "savefile.h"
+#include "savefile_input.h"
 
 #define STREAM_BUF_INIT (1u << 20)
 #define MAX_BLOCK_LEN (1u << 30)	/* larger blocks are corrupt */
 
 struct savefile {
-	int fd;
-	gzFile gz;		/* gzip or pipe input, else NULL: read(2) */
+	struct scap_input in;
 	uint8_t *buf;		/* window on the (decoded) stream */
 	size_t cap;
 	const uint8_t *base;	/* == buf */
 	size_t pos, end;	/* window [pos, end) of base */
 	uint64_t window_off;	/* stream offset of base[0] */
 	uint64_t file_size;
-	uint64_t gz_off;	/* compressed bytes consumed (progress) */
 	int eof, ioerr, failed;
 	uint32_t fdl_hint;	/* index of the thread of the last FDL block */
 	uint8_t *conv;		/* v1 -> v2 conversion, allocated on first use */
@@ -710,7 +708,7 @@ static size_t fetch(struct savefile *f, size_t n)
 			uint8_t *nb;
 
 			/* a plain file never needs more than what is left of it */
-			if (!f->gz && f->file_size &&
+			if (!f->in.gzip && f->file_size &&
 			    f->window_off + f->cap >= f->file_size) {
 				f->eof = 1;
 				break;
@@ -729,20 +727,10 @@ static size_t fetch(struct savefile *f, size_t n)
 		room = f->cap - f->end;
 		if (room > INT_MAX)
 			room = INT_MAX;
-		if (f->gz) {
-			r = gzread(f->gz, f->buf + f->end, (unsigned)room);
-			f->gz_off = (uint64_t)gzoffset(f->gz);
-		} else {
-			ssize_t rr;
-
-			do
-				rr = read(f->fd, f->buf + f->end, room);
-			while (rr < 0 && errno == EINTR);
-			r = (int)rr;
-		}
+		r = (int)input_read(&f->in, f->buf + f->end, room);
 		if (r < 0) {
 			f->eof = 1;
-			f->ioerr = EIO;
+			f->ioerr = f->in.err;
 		} else if (r == 0) {
 			f->eof = 1;
 		} else {
@@ -761,14 +749,10 @@ static const uint8_t *cur_ptr(const struct savefile *f)
 static void truncated(struct scap *h, struct savefile *f, size_t want,
 		      size_t got, const char *what)
 {
-	const char *zmsg = NULL;
-	int zerr = 0;
-
-	if (f->gz && f->ioerr == EIO)
-		zmsg = gzerror(f->gz, &zerr);
-	if (zmsg && zerr != Z_OK)
-		seterr(h->err, "%s at offset %" PRIu64 ": expecting %zu bytes, read %zu (gzip: %s). Is the file truncated?",
-		       what, cur_offset(f), want, got, zmsg);
+	if (f->ioerr && f->ioerr != ENOMEM)
+		seterr(h->err, "%s at offset %" PRIu64 ": expecting %zu bytes, read %zu (%s).%s",
+		       what, cur_offset(f), want, got, f->in.msg,
+		       strstr(f->in.msg, "unexpected end") ? " Is the file truncated?" : " The file is damaged.");
 	else if (f->ioerr == ENOMEM)
 		seterr(h->err, "%s at offset %" PRIu64 ": out of memory reading %zu bytes",
 		       what, cur_offset(f), want);
@@ -786,7 +770,7 @@ static int read_shb(struct scap *h, struct savefile *f)
 	size_t got = fetch(f, 8);
 	uint32_t type, total;
 
-	if (got == 0 && cur_offset(f) == 0) {
+	if (got == 0 && cur_offset(f) == 0 && !f->ioerr) {
 		seterr(h->err, "empty file");
 		return -1;
 	}
@@ -998,7 +982,7 @@ static double file_progress(struct scap *h)
 
 	if (!f->file_size)
 		return -1;
-	done = f->gz ? f->gz_off : cur_offset(f);
+	done = f->in.gzip ? input_raw_offset(&f->in) : cur_offset(f);
 	return done >= f->file_size ? 1.0 : (double)done / (double)f->file_size;
 }
 
@@ -1008,10 +992,7 @@ static void file_close(struct scap *h)
 
 	if (!f)
 		return;
-	if (f->gz)
-		gzclose(f->gz);	/* closes fd */
-	else if (f->fd >= 0)
-		close(f->fd);
+	input_close(&f->in);
 	free(f->buf);
 	free(f->conv);
 	free(f);
@@ -1026,44 +1007,30 @@ static const struct scap_engine_ops savefile_ops = {
 	.close = file_close,
 };
 
-/* a regular file that is not gzip-compressed */
-static int is_plain(struct savefile *f, const struct stat *st)
-{
-	uint8_t magic[2];
-
-	return S_ISREG(st->st_mode) && st->st_size >= 2 &&
-	       pread(f->fd, magic, 2, 0) == 2 &&
-	       !(magic[0] == 0x1f && magic[1] == 0x8b);
-}
-
 static int open_input(struct savefile *f, const char *path, char *err)
 {
 	struct stat st;
-	int plain;
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : dup(0);
 
-	f->fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : dup(0);
-	if (f->fd < 0) {
+	if (fd < 0) {
 		seterr(err, "can't open file %s: %s", path, strerror(errno));
 		return -1;
 	}
-	if (fstat(f->fd, &st) != 0)
-		memset(&st, 0, sizeof(st));
-	if (S_ISREG(st.st_mode))
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
 		f->file_size = (uint64_t)st.st_size;
-	plain = is_plain(f, &st);
-	if (!plain)
-		f->gz = gzdopen(f->fd, "rb");
+	if (input_open(&f->in, fd)) {
+		seterr(err, "can't read file %s: %s", path, f->in.msg);
+		return -1;
+	}
 	/* small plain files get a small window (it grows when needed) */
 	f->cap = STREAM_BUF_INIT;
-	if (plain && f->file_size < STREAM_BUF_INIT)
+	if (!f->in.gzip && f->file_size && f->file_size < STREAM_BUF_INIT)
 		f->cap = f->file_size < 4096 ? 4096 : (size_t)f->file_size;
 	f->buf = malloc(f->cap);
-	if ((!plain && !f->gz) || !f->buf) {
+	if (!f->buf) {
 		seterr(err, "can't open file %s: out of memory", path);
 		return -1;
 	}
-	if (f->gz)
-		gzbuffer(f->gz, 256 * 1024);
 	f->base = f->buf;
 	return 0;
 }
@@ -1079,7 +1046,7 @@ struct scap *scap_open_file(const char *path, char *err)
 		seterr(err, "out of memory");
 		return NULL;
 	}
-	f->fd = -1;
+	f->in.fd = -1;
 	h->ops = &savefile_ops;
 	h->engine = f;
 	if (open_input(f, path, err))
