@@ -2,7 +2,10 @@
  * savefile_input.c - the byte source of the .scap reader: plain read(2) or
  * zlib inflate (savefile_input.h).  Gzip members follow each other as in
  * gzip(1); bytes after the last member that do not start a new one are
- * ignored, as zcat does.
+ * ignored, as zcat does.  A read interrupted by a signal is an error
+ * ("Interrupted system call"), not retried: the CLI catches its stop
+ * signals without SA_RESTART so that a pipe or FIFO that never delivers
+ * can be stopped.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -23,20 +26,10 @@ static int in_fail(struct scap_input *in, int err, const char *fmt, const char *
 	return -1;
 }
 
-static ssize_t read_fd(int fd, void *dst, size_t n)
-{
-	ssize_t r;
-
-	do
-		r = read(fd, dst, n);
-	while (r < 0 && errno == EINTR);
-	return r;
-}
-
 /* refill raw with at least one byte unless at the end; -1 on error */
 static int fill_raw(struct scap_input *in)
 {
-	ssize_t r = read_fd(in->fd, in->raw, in->rawcap);
+	ssize_t r = read(in->fd, in->raw, in->rawcap);
 
 	if (r < 0)
 		return in_fail(in, errno, "read error: %s", strerror(errno));
@@ -63,7 +56,7 @@ int input_open(struct scap_input *in, int fd)
 		return in_fail(in, ENOMEM, "%s", "out of memory");
 	/* the first two bytes decide; a pipe may hand them out one by one */
 	while (have < 2) {
-		ssize_t r = read_fd(fd, in->raw + have, in->rawcap - have);
+		ssize_t r = read(fd, in->raw + have, in->rawcap - have);
 
 		if (r < 0)
 			return in_fail(in, errno, "read error: %s", strerror(errno));
@@ -101,7 +94,7 @@ static ssize_t read_plain(struct scap_input *in, uint8_t *dst, size_t n)
 	}
 	if (in->in_eof)
 		return 0;
-	r = read_fd(in->fd, dst, n);
+	r = read(in->fd, dst, n);
 	if (r < 0)
 		return in_fail(in, errno, "read error: %s", strerror(errno));
 	if (r == 0)

@@ -810,19 +810,23 @@ static int read_shb(struct scap *h, struct savefile *f)
 }
 
 /* SHB and metadata blocks up to (not including) the first event block.
- * first: an end of file here means "no events in file". */
+ * first: an end of file right after the SHB means "no events in file"; a
+ * file with metadata and no event (a capture stopped before its first
+ * event) is an empty capture. */
 static int read_section(struct scap *h, struct savefile *f, int first)
 {
+	int nmeta = 0;
+
 	f->fdl_hint = 0;
 	if (read_shb(h, f))
 		return -1;
-	for (;;) {
+	for (;; nmeta++) {
 		size_t got = fetch(f, 8);
 		const uint8_t *p;
 		uint32_t type, total;
 
 		if (got == 0 && !f->ioerr) {
-			if (first) {
+			if (first && !nmeta) {
 				seterr(h->err, "no events in file");
 				return -1;
 			}

@@ -270,5 +270,12 @@ int scap_dump_event(struct scap_dumper *d, const struct scap_evt *evt, uint16_t 
 /* flush and close; returns 0 or -1 with err filled (e.g. disk full) */
 int scap_dump_close(struct scap_dumper *d, char *err);
 const char *scap_dump_error(struct scap_dumper *d);
+/* hand what is buffered to the file (gzip: a sync flush); 0 or -1 */
+int scap_dump_flush(struct scap_dumper *d);
+/* bytes of the file so far, headers and metadata included (gzip: what
+ * zlib wrote plus what waits in the buffer, an upper bound) */
+uint64_t scap_dump_size(struct scap_dumper *d);
+/* bytes an event block of an event of len bytes takes, at most */
+#define SCAP_DUMP_BLOCK_MAX(len) ((uint64_t)(len) + 8 + 6 + 3 + 4)
 
 #endif

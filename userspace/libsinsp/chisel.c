@@ -8,6 +8,7 @@
  * tables live in chisel_lua.c, -cl/-i in chisel_list.c.
  */
 #include <ctype.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -256,10 +257,28 @@ static lua_State *new_state(struct chisel *c)
 	return L;
 }
 
+/* Lua code of a chisel is running (chisel_running, for the CLI's watchdog) */
+static volatile sig_atomic_t g_lua_depth;
+
+static int chisel_pcall(lua_State *L, int nargs, int nres)
+{
+	int r;
+
+	g_lua_depth++;
+	r = lua_pcall(L, nargs, nres, 0);
+	g_lua_depth--;
+	return r;
+}
+
+int chisel_running(void)
+{
+	return g_lua_depth > 0;
+}
+
 /* run the file's top level; 0 or -1 with the Lua message in err */
 static int run_file(lua_State *L, const char *path, char *err, size_t errlen)
 {
-	if (luaL_loadfile(L, path) || lua_pcall(L, 0, 0, 0)) {
+	if (luaL_loadfile(L, path) || chisel_pcall(L, 0, 0)) {
 		const char *m = lua_tostring(L, -1);
 
 		set_err(err, errlen, "%s", m ? m : "unknown error");
@@ -357,7 +376,7 @@ static int call_top(struct chisel *c, int nargs, int nres, int *missing,
 		return 0;
 	}
 	lua_insert(L, -1 - nargs);
-	if (lua_pcall(L, nargs, nres, 0)) {
+	if (chisel_pcall(L, nargs, nres)) {
 		const char *m = lua_tostring(L, -1);
 
 		set_err(err, errlen, "%s chisel error: %s", c->name, m ? m : "error");
@@ -476,6 +495,32 @@ struct chisel_runtime *chisel_runtime_new(struct sinsp *s, char *err, size_t err
 	rt->s = s;
 	rt->udp_fd = -1;
 	return rt;
+}
+
+/* ---- interruption (SIGINT/SIGTERM while Lua runs) ---- */
+
+static void interrupt_hook(lua_State *L, lua_Debug *ar)
+{
+	(void)ar;
+	lua_sethook(L, NULL, 0, 0);
+	luaL_error(L, CHISEL_INTERRUPTED);
+}
+
+/* lua_sethook is the one Lua call documented as safe from a signal handler:
+ * the hook raises an error at the next instruction count, call or return */
+void chisel_interrupt(struct chisel_runtime *rt)
+{
+	for (size_t i = 0; i < rt->n; i++)
+		if (rt->ch[i] && rt->ch[i]->L)
+			lua_sethook(rt->ch[i]->L, interrupt_hook,
+				    LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+
+void chisel_interrupt_clear(struct chisel_runtime *rt)
+{
+	for (size_t i = 0; i < rt->n; i++)
+		if (rt->ch[i] && rt->ch[i]->L)
+			lua_sethook(rt->ch[i]->L, NULL, 0, 0);
 }
 
 void chisel_runtime_free(struct chisel_runtime *rt)
@@ -715,7 +760,7 @@ static int call_interval(struct chisel *c, uint64_t ts, uint64_t delta, char *er
 	lua_pushnumber(L, (double)(ts / 1000000000ULL));
 	lua_pushnumber(L, (double)(ts % 1000000000ULL));
 	lua_pushnumber(L, (double)delta);
-	if (lua_pcall(L, 3, 1, 0)) {
+	if (chisel_pcall(L, 3, 1)) {
 		const char *m = lua_tostring(L, -1);
 
 		set_err(err, errlen, "%s chisel error: calling on_interval() failed: %s",

@@ -79,5 +79,16 @@ const char *chisel_global_filter(const struct chisel_runtime *rt); /* sysdig.set
 const char *chisel_output_format(const struct chisel_runtime *rt); /* set_output_format or NULL */
 uint32_t chisel_snaplen(const struct chisel_runtime *rt);	    /* 0 = not set */
 const char *chisel_run_app(const struct chisel_runtime *rt);	    /* run_app args or NULL */
+/* From a signal handler: make the Lua code running now (or next) fail with
+ * an error containing CHISEL_INTERRUPTED, so a chisel looping forever
+ * stops; chisel_interrupt_clear() before calling the chisels again (e.g.
+ * on_capture_end after the stop). */
+#define CHISEL_INTERRUPTED "interrupted by a signal"
+void chisel_interrupt(struct chisel_runtime *rt);
+void chisel_interrupt_clear(struct chisel_runtime *rt);
+/* 1 while chisel Lua code runs: a loop that LuaJIT compiled to machine
+ * code never sees the interrupt hook, so the CLI gives up on it after a
+ * grace time */
+int chisel_running(void);
 
 #endif
