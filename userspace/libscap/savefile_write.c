@@ -71,6 +71,31 @@ static void dump_seterr(struct scap_dumper *d, const char *fmt, ...)
 /* ---------------------------------------------------------------------- */
 /* output                                                                 */
 
+/* After a failed write that got `written` bytes of the buffer out: cut the
+ * file back to its last whole block (whole blocks or nothing).  The buffer
+ * starts at a block boundary unless a huge event is being written in
+ * pieces; then the block before it is the last whole one. */
+static void cut_to_whole_blocks(struct scap_dumper *d, size_t written)
+{
+	uint64_t keep = d->whole;
+
+	if (d->whole == d->flushed) {
+		size_t at = 0;
+
+		while (at + 8 <= written) {
+			uint32_t total;
+
+			memcpy(&total, d->buf + at + 4, 4);
+			if (total < 12 || total > written - at)
+				break;
+			at += total;
+		}
+		keep = d->flushed + at;
+	}
+	if (ftruncate(d->fd, (off_t)keep) == 0)
+		lseek(d->fd, (off_t)keep, SEEK_SET);
+}
+
 static int flush_out(struct scap_dumper *d)
 {
 	size_t off = 0;
@@ -98,9 +123,7 @@ static int flush_out(struct scap_dumper *d)
 		if (r <= 0) {
 			dump_seterr(d, "error writing to file: %s",
 				    r < 0 ? strerror(errno) : "short write");
-			/* whole blocks or nothing: drop the partial block */
-			if (ftruncate(d->fd, (off_t)d->whole) == 0)
-				lseek(d->fd, (off_t)d->whole, SEEK_SET);
+			cut_to_whole_blocks(d, off);
 			return -1;
 		}
 		off += (size_t)r;
@@ -460,14 +483,18 @@ static int open_output(const char *path, char *err)
 	int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, fd;
 
 	fd = open(path, flags | O_NOFOLLOW, 0600);
-	if (fd < 0 && errno == ELOOP) {
+	/* ELOOP: a symlink; EACCES: also what fs.protected_symlinks says */
+	if (fd < 0 && (errno == ELOOP || errno == EACCES)) {
+		int e = errno;
+
 		if (planted_symlink(path)) {
 			snprintf(err, SCAP_ERRBUF_SIZE,
 				 "can't open %s for writing: it is a symlink owned by another user in a sticky directory",
 				 path);
 			return -1;
 		}
-		fd = open(path, flags, 0600);
+		fd = e == ELOOP ? open(path, flags, 0600) : -1;
+		errno = e == ELOOP ? errno : e;
 	}
 	if (fd < 0)
 		snprintf(err, SCAP_ERRBUF_SIZE, "can't open %s for writing: %s", path, strerror(errno));

@@ -149,6 +149,15 @@ static void print_summary(FILE *out, const struct summary *sm)
 		fprintf(out, "%c %-16s%llu\n", rows[k].dir, rows[k].name, (unsigned long long)rows[k].n);
 }
 
+/* an error line; over the -P progress number when one is shown */
+static int g_progress_shown;
+
+static void error_line(const char *msg)
+{
+	fprintf(stderr, "%s%s\n", g_progress_shown ? "\r" : "", msg);
+	g_progress_shown = 0;
+}
+
 /* ---------------------------------------------------------- the writer */
 
 struct writer {
@@ -216,14 +225,14 @@ static int writer_open(struct writer *w, uint64_t ts)
 	}
 	w->d = scap_dump_open(w->path, o->compress, err);
 	if (!w->d) {
-		fprintf(stderr, "%s\n", err[0] ? err : "can't open the output file");
+		error_line(err[0] ? err : "can't open the output file");
 		w->failed = 1;
 		return -1;
 	}
 	/* the metadata goes to the file at once: it is a valid capture from
 	 * the first moment */
 	if (w->meta && (scap_dump_metadata(w->d, w->meta) != 0 || scap_dump_flush(w->d) != 0)) {
-		fprintf(stderr, "%s\n", scap_dump_error(w->d));
+		error_line(scap_dump_error(w->d));
 		w->failed = 1;
 		return -1;
 	}
@@ -241,7 +250,7 @@ static int writer_close(struct writer *w)
 	if (scap_dump_close(w->d, err) != 0) {
 		w->d = NULL;
 		if (!w->failed)
-			fprintf(stderr, "%s\n", err[0] ? err : "error writing the output file");
+			error_line(err[0] ? err : "error writing the output file");
 		w->failed = 1;
 		return -1;
 	}
@@ -277,7 +286,7 @@ static int writer_event(struct writer *w, const struct sinsp_evt *e, uint32_t fl
 	if (!w->d && writer_open(w, e->scap.ts))
 		return -1;
 	if (scap_dump_event(w->d, &e->scap, e->scap.cpuid, flags) != 0) {
-		fprintf(stderr, "%s\n", scap_dump_error(w->d));
+		error_line(scap_dump_error(w->d));
 		w->failed = 1;
 		return -1;
 	}
@@ -407,6 +416,7 @@ static void print_progress(struct scap *h, int final)
 	if (p < 0)
 		return;
 	fprintf(stderr, "\r%.2lf", p * 100.0);
+	g_progress_shown = !final;
 	if (final)
 		fputc('\n', stderr);
 }
@@ -595,7 +605,7 @@ static int run_source(struct run *r, struct scap *h)
 			out_flush(&r->out);
 			if (stopped_by_signal(s->err))
 				break;
-			fprintf(stderr, "%s\n", s->err[0] ? s->err : "error reading events");
+			error_line(s->err[0] ? s->err : "error reading events");
 			rc = 1;
 			break;
 		}
@@ -607,7 +617,7 @@ static int run_source(struct run *r, struct scap *h)
 		if (n < 0) {
 			out_flush(&r->out);
 			if (r->err[0])
-				fprintf(stderr, "%s\n", r->err);
+				error_line(r->err);
 			rc = 1;
 			r->stop = 1;
 			break;
@@ -617,7 +627,7 @@ static int run_source(struct run *r, struct scap *h)
 			break;
 		}
 	}
-	if (progress) {
+	if (progress && !rc) {	/* after an error, its line is the last one */
 		fputs("\r\r", stderr);
 		print_progress(h, 1);
 	}
