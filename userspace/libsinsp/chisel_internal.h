@@ -83,6 +83,7 @@ struct chisel_runtime {
 int chisel_split_args(const char *in, char ***out, int *n);
 void chisel_free_args(char **v, int n);
 const char *const *chisel_dirs(void);
+const char *chisel_untrusted(const char *path);
 void chisel_fatal_msg(lua_State *L, const char *msg);
 void chisel_add_package_path(lua_State *L);
 
