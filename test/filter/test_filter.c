@@ -278,6 +278,64 @@ static void test_depth(void **state)
 	free(s);
 }
 
+/* "FIELD in (FIRST, PREFIX0, ..., PREFIX<n-1>)": n + 1 values */
+static char *in_list(const char *field, const char *first, const char *prefix, int n)
+{
+	size_t cap = strlen(field) + strlen(first) + 16 + (size_t)n * (strlen(prefix) + 12);
+	char *s = malloc(cap);
+	size_t len;
+
+	assert_non_null(s);
+	len = (size_t)snprintf(s, cap, "%s in (%s", field, first);
+	for (int i = 0; i < n; i++)
+		len += (size_t)snprintf(s + len, cap - len, ",%s%d", prefix, i);
+	snprintf(s + len, cap - len, ")");
+	return s;
+}
+
+/* large 'in' lists (hash sets, filter_set.c) match exactly what the
+ * single comparison does, for strings, in-place proc.name, signed and
+ * unsigned integers, negated, with duplicates, and in the pre-selection */
+static void test_in_set(void **state)
+{
+	static const struct { const char *field, *first, *prefix, *plain; } c[] = {
+		{ "proc.name", "cat", "p", "proc.name=cat" },
+		{ "fd.name", "/dev/null", "/tmp/f", "fd.name=/dev/null" },
+		{ "evt.rawarg.fd", "3", "1000", "evt.rawarg.fd=3" },
+		{ "fd.num", "3", "2000", "fd.num=3" },
+		{ "thread.tid", "-5", "9", "thread.tid=-5" },
+		{ "evt.type", "open", "open", "evt.type=open" },
+	};
+	char plain_not[128];
+	struct filter *f;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		int n = strcmp(c[i].field, "evt.type") ? 26000 : 0;
+		char *big = in_list(c[i].field, c[i].first, c[i].prefix, n), *neg;
+		int want = count_matches("cat_write.scap", c[i].plain);
+
+		if (!n) {	/* evt.type values must be event names: duplicates */
+			free(big);
+			big = strdup("evt.type in (open,open,open,open,open,open,open,open,open,open,"
+				     "open,open,open,open,open,open,open,open,close,close)");
+			want = count_matches("cat_write.scap", "evt.type=open or evt.type=close");
+		}
+		f = compile_ok(big);
+		assert_true(f->nodes[f->root].set != NULL);
+		filter_free(f);
+		assert_int_equal(count_matches("cat_write.scap", big), want);
+		neg = malloc(strlen(big) + 8);
+		sprintf(neg, "not %s", big);
+		snprintf(plain_not, sizeof(plain_not), "not %s", c[i].plain);
+		if (n)
+			assert_int_equal(count_matches("cat_write.scap", neg),
+					 count_matches("cat_write.scap", plain_not));
+		free(neg);
+		free(big);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -288,6 +346,7 @@ int main(void)
 		cmocka_unit_test(test_preselect),
 		cmocka_unit_test(test_run_cat_write),
 		cmocka_unit_test(test_depth),
+		cmocka_unit_test(test_in_set),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -760,6 +760,8 @@ static int parse_check(struct parser *p)
 		return -1;
 	if (p->f->nodes[node].special == SP_NONE)
 		p->f->nodes[node].special = (uint8_t)in_place_special(&p->f->nodes[node], &r);
+	if (vset_supported(&p->f->nodes[node]))
+		vset_build(&p->f->nodes[node]);
 	p->f->nodes[node].neg = (uint8_t)p->pending_not;
 	p->pending_not = 0;
 	add_term(&p->stack[p->depth - 1], node, p->last_op);
@@ -1008,6 +1010,7 @@ void filter_free(struct filter *f)
 			free((void *)f->nodes[i].vals[j].s);
 		free(f->nodes[i].vals);
 		free(f->nodes[i].kids);
+		vset_free(&f->nodes[i]);
 	}
 	free(f->nodes);
 	free(f->slots);
