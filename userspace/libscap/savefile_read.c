@@ -45,6 +45,7 @@ struct savefile {
 	uint64_t file_size;
 	int eof, ioerr, failed;
 	uint32_t fdl_hint;	/* index of the thread of the last FDL block */
+	uint32_t last_total;	/* length of the last event block returned */
 	uint8_t *conv;		/* v1 -> v2 conversion, allocated on first use */
 };
 
@@ -873,12 +874,15 @@ static int fail(struct savefile *f)
 	return SCAP_FAILURE;
 }
 
-static int file_next(struct scap *h, struct scap_evt *evt)
-{
-	struct savefile *f = h->engine;
+/* damaged data: no valid block at the current offset (h->err says why) */
+#define BLOCK_DAMAGED (-100)
 
-	if (f->failed)
-		return SCAP_FAILURE;
+/* The block at the current offset: an event (SCAP_SUCCESS), a new section,
+ * SCAP_EOF, or BLOCK_DAMAGED / SCAP_FAILURE with h->err (the offset is not
+ * moved).  resync: probing for the next valid block after damage (blocks
+ * larger than READER_BUF_SIZE and section headers are not taken). */
+static int next_block(struct scap *h, struct savefile *f, struct scap_evt *evt, int resync)
+{
 	for (;;) {
 		size_t got = fetch(f, 8), hdroff, evhdr, avail;
 		const uint8_t *p, *ev;
@@ -890,21 +894,23 @@ static int file_next(struct scap *h, struct scap_evt *evt)
 			return SCAP_EOF;
 		if (got < 8) {
 			truncated(h, f, 8, got, "block header");
-			return fail(f);
+			return BLOCK_DAMAGED;
 		}
 		p = cur_ptr(f);
 		type = rd32(p);
 		total = rd32(p + 4);
 		kind = evblock_kind(type);
+		if (resync && (kind == EVB_NONE || total > READER_BUF_SIZE))
+			return BLOCK_DAMAGED;
 		if (kind == EVB_NONE) {
 			if (type != SHB_BLOCK_TYPE) {
 				seterr(h->err, "invalid block type %#x at offset %" PRIu64,
 				       type, cur_offset(f));
-				return fail(f);
+				return BLOCK_DAMAGED;
 			}
 			scap_metadata_free(&h->meta);
 			if (read_section(h, f, 0))
-				return fail(f);
+				return SCAP_FAILURE;
 			return SCAP_NEW_SECTION;
 		}
 		hdroff = (kind == EVB_V2F || kind == EVB_V1F) ? 6 : 2;
@@ -912,23 +918,27 @@ static int file_next(struct scap *h, struct scap_evt *evt)
 		if (total < 8 + hdroff + evhdr + 4) {
 			seterr(h->err, "block length too short (%u) at offset %" PRIu64,
 			       total, cur_offset(f));
-			return fail(f);
+			return BLOCK_DAMAGED;
 		}
 		if (total > MAX_BLOCK_LEN || (!evblock_is_large(type) &&
 		    total - 8 + (kind >= EVB_V1 ? 4 : 0) > READER_BUF_SIZE)) {
 			seterr(h->err, "event block too large (%u bytes) at offset %" PRIu64,
 			       total, cur_offset(f));
-			return fail(f);
+			return BLOCK_DAMAGED;
 		}
 		got = fetch(f, total);
 		if (got < total) {
 			truncated(h, f, total, got, "event block");
-			return fail(f);
+			return BLOCK_DAMAGED;
 		}
 		p = cur_ptr(f);
 		ev = p + 8 + hdroff;
 		avail = total - 12 - hdroff;
 		etype = rd16(ev + 20);
+		/* a candidate after damage must look whole: its trailer repeats
+		 * the length (readers otherwise ignore it), its type is known */
+		if (resync && (rd32(p + total - 4) != total || etype >= PPM_EVENT_MAX))
+			return BLOCK_DAMAGED;
 		if (etype >= PPM_EVENT_MAX) {
 			f->pos += total;
 			continue;
@@ -936,14 +946,14 @@ static int file_next(struct scap *h, struct scap_evt *evt)
 		if (kind >= EVB_V1) {
 			if (!f->conv && !(f->conv = malloc(READER_BUF_SIZE + 8))) {
 				seterr(h->err, "out of memory");
-				return fail(f);
+				return SCAP_FAILURE;
 			}
 			if (savefile_convert_v1(ev, avail, f->conv, h->err)) {
 				size_t l = strlen(h->err);
 
 				snprintf(h->err + l, SCAP_ERRBUF_SIZE - l,
 					 " at offset %" PRIu64, cur_offset(f));
-				return fail(f);
+				return BLOCK_DAMAGED;
 			}
 			ev = f->conv;
 			len = rd32(ev + 16);
@@ -952,7 +962,7 @@ static int file_next(struct scap *h, struct scap_evt *evt)
 			if (len < PPM_EVT_HDR_LEN || len > avail) {
 				seterr(h->err, "corrupted event at offset %" PRIu64 ": length %u, block holds %zu",
 				       cur_offset(f), len, avail);
-				return fail(f);
+				return BLOCK_DAMAGED;
 			}
 		}
 		evt->data = ev;
@@ -965,11 +975,65 @@ static int file_next(struct scap *h, struct scap_evt *evt)
 		if (scap_decode_params(evt)) {
 			seterr(h->err, "corrupted event at offset %" PRIu64 ": parameter lengths exceed the event length %u",
 			       cur_offset(f), len);
-			return fail(f);
+			return BLOCK_DAMAGED;
 		}
 		f->pos += total;
+		f->last_total = total;
 		return SCAP_SUCCESS;
 	}
+}
+
+static uint32_t evt_block_len(const struct savefile *f)
+{
+	return f->last_total;
+}
+
+/* --recover: from one byte past the damaged offset, the first offset
+ * holding a valid event block; its event is returned and the skip noted */
+static int resync(struct scap *h, struct savefile *f, struct scap_evt *evt)
+{
+	uint64_t from = cur_offset(f);
+	char why[SCAP_ERRBUF_SIZE];
+
+	snprintf(why, sizeof(why), "%s", h->err);
+	for (;;) {
+		int r;
+
+		f->pos++;
+		if (fetch(f, 8) < 8) {
+			snprintf(h->err, SCAP_ERRBUF_SIZE, "%s", why);
+			return SCAP_FAILURE;	/* nothing valid after the damage */
+		}
+		r = next_block(h, f, evt, 1);
+		if (r == BLOCK_DAMAGED)
+			continue;
+		if (r == SCAP_SUCCESS) {
+			uint64_t to = cur_offset(f) - (uint64_t)evt_block_len(f);
+
+			h->skipped_regions++;
+			h->skipped_bytes += to - from;
+			h->recovered = 1;
+			snprintf(h->note, sizeof(h->note),
+				 "skipped %" PRIu64 " damaged bytes at offset %" PRIu64 " (%.200s), reading on at offset %" PRIu64,
+				 to - from, from, why, to);
+		}
+		return r;
+	}
+}
+
+static int file_next(struct scap *h, struct scap_evt *evt)
+{
+	struct savefile *f = h->engine;
+	int r;
+
+	if (f->failed)
+		return SCAP_FAILURE;
+	r = next_block(h, f, evt, 0);
+	if (r == BLOCK_DAMAGED && h->recover)
+		r = resync(h, f, evt);
+	if (r == BLOCK_DAMAGED || r == SCAP_FAILURE)
+		return fail(f);
+	return r;
 }
 
 static int file_get_stats(struct scap *h, struct scap_stats *st)

@@ -215,6 +215,14 @@ struct scap {
 	void *engine;		/* engine private state */
 	struct scap_metadata meta;
 	char err[SCAP_ERRBUF_SIZE];
+	/* savefile --recover: set recover before reading; after a damaged
+	 * region was skipped, scap_next returns the next valid event with
+	 * recovered set and note saying what was skipped (the caller clears
+	 * recovered once it reported it) */
+	int recover;
+	int recovered;
+	char note[SCAP_ERRBUF_SIZE];
+	uint64_t skipped_regions, skipped_bytes;
 };
 
 /* savefile engine (savefile_read.c). Returns NULL and fills err on error. */

@@ -609,6 +609,11 @@ static int run_source(struct run *r, struct scap *h)
 			rc = 1;
 			break;
 		}
+		if (r->o->recover && h->recovered) {
+			out_flush(&r->out);
+			error_line(h->note);
+			h->recovered = 0;
+		}
 		if (progress && r->total % 10000 == 9999)
 			print_progress(h, 0);
 		n = handle_event(r, s, &e);
@@ -641,6 +646,11 @@ static int run_source(struct run *r, struct scap *h)
 	fflush(stdout);
 	if (r->w.d && writer_close(&r->w))
 		rc = 1;
+	if (r->o->recover && h->skipped_regions) {
+		fprintf(stderr, "--recover: skipped %llu damaged regions (%llu bytes)\n",
+			(unsigned long long)h->skipped_regions, (unsigned long long)h->skipped_bytes);
+		rc = 1;
+	}
 	if (r->o->verbose || s->is_live) {
 		struct scap_stats st = { 0 };
 
@@ -773,6 +783,9 @@ int run_capture(struct cli_opts *o)
 	for (int i = 0; i < o->ninputs && !r.stop && (i == 0 || !g_stop); i++) {
 		char err[SCAP_ERRBUF_SIZE] = "";
 		struct scap *h = scap_open_file(o->inputs[i], err);
+
+		if (h)
+			h->recover = o->recover;
 
 		if (!h && stopped_by_signal(err))
 			break;

@@ -172,6 +172,8 @@ void print_help(FILE *out)
 	      " -B, --bpf             live capture with the eBPF probe\n"
 	      " --kmod                live capture with the kernel module\n"
 	      " --page-faults         also capture page faults (live)\n"
+	      " --recover             -r: skip damaged data to the next valid event, say\n"
+	      "                       what was skipped (exit status 1 if anything was)\n"
 	      " --buffer-bytes-per-cpu N  live ring buffer size per CPU (default 8 MiB)\n"
 	      " -d, --displayflt      apply the filter after state processing\n"
 	      " -D, --debug           also print internal events\n"

@@ -25,6 +25,7 @@ enum {
 	OPT_IGNORED,
 	OPT_PAGE_FAULTS,
 	OPT_BUFFER_BYTES,
+	OPT_RECOVER,
 };
 
 static const struct option g_long_opts[] = {
@@ -69,6 +70,7 @@ static const struct option g_long_opts[] = {
 	{ "unbuffered", no_argument, 0, OPT_UNBUFFERED },
 	{ "page-faults", no_argument, 0, OPT_PAGE_FAULTS },
 	{ "buffer-bytes-per-cpu", required_argument, 0, OPT_BUFFER_BYTES },
+	{ "recover", no_argument, 0, OPT_RECOVER },
 	{ "large-environment", no_argument, 0, OPT_IGNORED },
 	{ "filter-proclist", no_argument, 0, OPT_IGNORED },
 	{ "cri", required_argument, 0, OPT_IGNORED_ARG },
@@ -250,6 +252,7 @@ int main(int argc, char **argv)
 			return 0;
 		case OPT_UNBUFFERED: o.unbuffered = 1; break;
 		case OPT_PAGE_FAULTS: o.page_faults = 1; break;
+		case OPT_RECOVER: o.recover = 1; break;
 		case OPT_BUFFER_BYTES:
 			if (parse_int(optarg, &v) || v <= 0 || v > (1LL << 30))
 				return die("invalid --buffer-bytes-per-cpu (1 to 1073741824)");
