@@ -6,6 +6,10 @@
 ours=$1; ref=$2; trace=$3; view=$4; shift 4
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
+# the reference also reads views from ./chisels: run where there is none
+case $ours in /*) ;; *) ours=$PWD/$ours ;; esac
+case $trace in /*) ;; *) trace=$PWD/$trace ;; esac
+cd "$tmp" || exit 2
 "$ours" -r "$trace" --raw -v "$view" "$@" > "$tmp/ours" 2>&1
 echo "rc=$?" >> "$tmp/ours"
 "$ref" -r "$trace" --raw -v "$view" "$@" > "$tmp/ref" 2>&1
