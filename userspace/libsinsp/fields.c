@@ -832,7 +832,8 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 	case F_EVT_LATENCY_NS:
 	case F_EVT_LATENCY_HUMAN:
 	case F_EVT_LATENCY_QUANTIZED: {
-		uint64_t lat = e->thread ? e->thread->latency : 0;
+		/* the synthetic event 197 (csysdig) has no latency of its own */
+		uint64_t lat = e->thread && e->scap.type != PPME_SYSDIGEVENT_X ? e->thread->latency : 0;
 
 		/* events outside the parser's bookkeeping (procinfo...) of a
 		 * known thread have no latency */
