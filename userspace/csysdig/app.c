@@ -242,6 +242,16 @@ static void end_of_files(struct app *a, int print)
 	a->eof = 1;
 }
 
+/* events the reference's views never see: state-only ones and the
+ * container metadata events of files (checked with a view counting types) */
+static int skipped_event(const struct sinsp_evt *e)
+{
+	uint16_t t = e->scap.type;
+
+	return (e->scap.dump_flags & SCAP_DF_STATE_ONLY) || t == PPME_CONTAINER_E ||
+	       t == PPME_CONTAINER_X || t == PPME_CONTAINER_JSON_E || t == PPME_CONTAINER_JSON_2_E;
+}
+
 int app_step(struct app *a, int n)
 {
 	int sample = 0;
@@ -281,7 +291,7 @@ int app_step(struct app *a, int n)
 			snprintf(a->err, sizeof(a->err), "%s", a->s->err[0] ? a->s->err : "error reading events");
 			return -1;
 		}
-		if (a->evt.scap.dump_flags & SCAP_DF_STATE_ONLY)
+		if (skipped_event(&a->evt))
 			continue;
 		a->have_evt = 1;
 		a->nevents++;

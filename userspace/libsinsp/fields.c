@@ -884,7 +884,9 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 	case F_SYSCALL_TYPE:
 		if (e->scap.type == PPME_SYSDIGEVENT_X)
 			return set_cstr(v, SYSDIGEVENT_NAME);
-		if (!e->info || (e->info->category & (EC_INTERNAL | EC_SCHEDULER)))
+		/* the reference also leaves out EF_SKIPPARSERESET events (container) */
+		if (!e->info || (e->info->category & (EC_INTERNAL | EC_SCHEDULER)) ||
+		    (e->info->flags & EF_SKIPPARSERESET))
 			return 0;
 		return set_cstr(v, render_evt_type(e));
 	case F_EVT_CATEGORY: return set_cstr(v, category_name(e));
