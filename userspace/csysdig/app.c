@@ -338,15 +338,24 @@ static struct view *drilldown_view(struct app *a, const char *field)
 
 int app_drilldown(struct app *a, const struct row *r)
 {
+	struct view *next;
+
+	if (a->table.is_list || !r)
+		return -1;
+	next = drilldown_view(a, table_key_col(&a->table)->ref.name);
+	if (!next)
+		return -1;
+	return app_drilldown_into(a, r, next);
+}
+
+int app_drilldown_into(struct app *a, const struct row *r, struct view *next)
+{
 	const struct table_col *k = table_key_col(&a->table);
-	struct view *cur = app_view(a), *next;
+	struct view *cur = app_view(a);
 	struct level *l = &a->stack[a->depth];
 	char buf[4096];
 
 	if (a->table.is_list || a->depth + 1 >= MAX_DEPTH || !r)
-		return -1;
-	next = drilldown_view(a, k->ref.name);
-	if (!next)
 		return -1;
 	l->field = strdup(k->ref.name);
 	l->value = strdup(table_key_string(&a->table, r, buf, sizeof(buf)));

@@ -114,7 +114,7 @@ void app_text_event(struct app *a, struct sinsp_evt *e)
 	}
 }
 
-static void clear_lines(struct app *a)
+void app_text_clear(struct app *a)
 {
 	for (size_t i = 0; i < a->nlines; i++)
 		free(a->lines[i]);
@@ -171,5 +171,5 @@ void app_text_stop(struct app *a)
 	a->text_filter = NULL;
 	a->text_fmt = NULL;
 	a->text = TEXT_NONE;
-	clear_lines(a);
+	app_text_clear(a);
 }

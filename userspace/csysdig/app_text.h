@@ -11,5 +11,6 @@
 #define TEXT_MAX_LINES 100000
 
 void app_text_event(struct app *a, struct sinsp_evt *e);
+void app_text_clear(struct app *a);
 
 #endif

@@ -82,6 +82,8 @@ int app_step(struct app *a, int n);
 uint64_t app_time_delta(struct app *a);
 /* drill down into the row's key; 0, or -1 when no view applies */
 int app_drilldown(struct app *a, const struct row *r);
+/* the same into a given view (F12: the spectrogram of the selection) */
+int app_drilldown_into(struct app *a, const struct row *r, struct view *v);
 int app_drillup(struct app *a);
 int app_switch_view(struct app *a, struct view *v);
 /* the filter of the current view as the table runs it */
