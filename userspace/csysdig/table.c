@@ -337,8 +337,10 @@ static void add_minmax(uint8_t type, struct cell *d, const struct cell *s, int i
 			d->d = s->d;
 		break;
 	case K_STR:
-		if (type == PT_CHARBUF || type == PT_BYTEBUF)
-			cell_set_str(d, s);	/* strings: the latest value */
+		/* strings: the latest value */
+		if ((type == PT_CHARBUF || type == PT_BYTEBUF) &&
+		    !(d->s && d->len == s->len && memcmp(d->s, s->s, s->len) == 0))
+			cell_set_str(d, s);
 		break;
 	default:
 		break;
@@ -375,6 +377,16 @@ static void add_fields(uint8_t type, struct cell *d, struct cell *s, enum aggr a
 		}
 		return;
 	}
+}
+
+/* 1 when column c of an existing row ignores new values whatever they are:
+ * no aggregation (the first value stays) and a missing value takes a
+ * default instead of dropping the event */
+static int value_unused(const struct table *t, const struct table_col *c)
+{
+	struct cell tmp;
+
+	return c->aggr == AGGR_NONE && t->use_defaults && default_cell(c, &tmp);
 }
 
 /* ---- configuration ---- */
@@ -562,8 +574,11 @@ int table_init(struct table *t, struct sinsp *s, const struct view *v, int print
 	}
 	t->vbuf = calloc(t->ncols, sizeof(*t->vbuf));
 	t->tmp = calloc(t->ncols, sizeof(*t->tmp));
-	if (!t->vbuf || !t->tmp)
+	t->unused = calloc(t->ncols, sizeof(*t->unused));
+	if (!t->vbuf || !t->tmp || !t->unused)
 		abort();
+	for (size_t j = 1; j < t->ncols; j++)
+		t->unused[j] = value_unused(t, &t->cols[j]);
 	if (t->is_list)
 		t->refresh_ns = ONE_SECOND_NS / 5;
 	default_sorting(t);
@@ -580,6 +595,7 @@ void table_free(struct table *t)
 	free(t->gcols);
 	free(t->vbuf);
 	free(t->tmp);
+	free(t->unused);
 	free(t->sample);
 	memset(t, 0, sizeof(*t));
 }
@@ -634,22 +650,43 @@ static void add_row(struct table *t, struct rowmap *m, struct cell *cells, size_
 	}
 }
 
+/* column j of the event into t->tmp[j]; 0 when the event is dropped */
+static int extract_col(struct table *t, struct sinsp_evt *e, size_t j)
+{
+	struct table_col *c = &t->cols[j];
+
+	if (field_extract(t->s, e, &c->ref, &t->vbuf[j])) {
+		value_to_cell(c->type, &t->vbuf[j], &t->tmp[j]);
+		return 1;
+	}
+	return t->use_defaults && default_cell(c, &t->tmp[j]);
+}
+
 void table_process(struct table *t, struct sinsp_evt *e)
 {
+	struct row *r = NULL;
+
 	if (t->is_list && t->paused)
 		return;
 	if (t->filter && !filter_run(t->filter, t->s, e))
 		return;
-	for (size_t j = 0; j < t->ncols; j++) {
-		struct table_col *c = &t->cols[j];
-
-		if (field_extract(t->s, e, &c->ref, &t->vbuf[j])) {
-			value_to_cell(c->type, &t->vbuf[j], &t->tmp[j]);
-		} else if (!t->use_defaults || !default_cell(c, &t->tmp[j])) {
+	if (!extract_col(t, e, 0))
+		return;
+	if (!t->is_list)
+		r = map_find(&t->pre, &t->tmp[0], key_hash(&t->tmp[0]));
+	for (size_t j = 1; j < t->ncols; j++) {
+		if (r && t->unused[j])
+			continue;
+		if (!extract_col(t, e, j))
 			return;
-		}
 	}
-	add_row(t, &t->pre, t->tmp, t->ncols, NULL, 0);
+	if (!r) {
+		add_row(t, &t->pre, t->tmp, t->ncols, NULL, 0);
+		return;
+	}
+	for (size_t j = 1; j < t->ncols; j++)
+		if (!t->unused[j])
+			add_fields(t->cols[j].type, &r->vals[j - 1], &t->tmp[j], t->cols[j].aggr);
 }
 
 struct thread_pass {

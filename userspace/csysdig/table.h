@@ -67,6 +67,7 @@ struct table {
 	int merging;
 	struct field_value *vbuf;	/* one per column */
 	struct cell *tmp;	/* extracted row */
+	uint8_t *unused;	/* per column: value_unused() (table.c) */
 	struct rowmap pre, merged;
 	struct row **sample;	/* rows of the last sample (sorted) */
 	size_t nsample;
