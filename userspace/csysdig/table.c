@@ -741,7 +741,8 @@ static void create_sample(struct table *t)
 	t->sample = malloc((src->n + 1) * sizeof(*t->sample));
 	if (!t->sample)
 		abort();
-	memcpy(t->sample, src->order, src->n * sizeof(*t->sample));
+	if (src->n)
+		memcpy(t->sample, src->order, src->n * sizeof(*t->sample));
 	t->nsample = src->n;
 }
 
@@ -768,7 +769,8 @@ void table_flush(struct table *t, struct sinsp_evt *e)
 		t->sample = malloc((t->pre.n + 1) * sizeof(*t->sample));
 		if (!t->sample)
 			abort();
-		memcpy(t->sample, t->pre.order, t->pre.n * sizeof(*t->sample));
+		if (t->pre.n)
+			memcpy(t->sample, t->pre.order, t->pre.n * sizeof(*t->sample));
 		t->nsample = t->pre.n;
 	}
 	t->prev_flush_ns = t->next_flush_ns;
