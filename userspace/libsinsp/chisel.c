@@ -21,6 +21,12 @@
 #ifndef CHISEL_INSTALL_DIR
 #define CHISEL_INSTALL_DIR "/usr/local/share/sysdig-c/chisels"
 #endif
+/* the chisel directory seen from the directory of the running program
+ * (chisel.cmake: relative path from the install bindir; the build tree has
+ * a symbolic link at the same place next to its sysdig) */
+#ifndef CHISEL_DIR_FROM_BIN
+#define CHISEL_DIR_FROM_BIN "../share/sysdig-c/chisels"
+#endif
 
 /* ---------------------------------------------------------------- errors */
 
@@ -67,9 +73,15 @@ static char *dir_with_slash(const char *d)
 static void add_dir(char ***v, size_t *n, char *d, int front)
 {
 	char **nv;
+	size_t i;
 
 	if (!d)
 		return;
+	for (i = 0; i < *n; i++)
+		if (!strcmp((*v)[i], d) && !front) {
+			free(d);	/* the same directory twice (installed program) */
+			return;
+		}
 	nv = realloc(*v, (*n + 2) * sizeof(**v));
 	if (!nv) {
 		free(d);
@@ -100,8 +112,29 @@ static void add_env_dirs(char ***v, size_t *n)
 	free(copy);
 }
 
-/* SYSDIG_CHISEL_DIR (last first), "", ./chisels/, ~/.chisels/, the install
- * dir, then the source tree (uninstalled runs). */
+/* <dir of the running program>/CHISEL_DIR_FROM_BIN, NULL when unknown */
+static char *dir_from_program(void)
+{
+	char exe[PATH_MAX], p[PATH_MAX], rp[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (len <= 0)
+		return NULL;
+	exe[len] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	if ((size_t)snprintf(p, sizeof(p), "%s/%s", exe, CHISEL_DIR_FROM_BIN) >= sizeof(p) ||
+	    !realpath(p, rp))
+		return NULL;
+	return dir_with_slash(rp);
+}
+
+/* SYSDIG_CHISEL_DIR (last first), "", ./chisels/, ~/.chisels/, the chisel
+ * directory relative to the program (installed anywhere, or the build tree),
+ * then the configured install dir (programs elsewhere using libsinsp). */
 const char *const *chisel_dirs(void)
 {
 	static char **dirs;
@@ -120,10 +153,8 @@ const char *const *chisel_dirs(void)
 			add_dir(&dirs, &n, dir_with_slash(rp), 0);
 	}
 	add_env_dirs(&dirs, &n);
+	add_dir(&dirs, &n, dir_from_program(), 0);
 	add_dir(&dirs, &n, dir_with_slash(CHISEL_INSTALL_DIR), 0);
-#ifdef CHISEL_SOURCE_DIR
-	add_dir(&dirs, &n, dir_with_slash(CHISEL_SOURCE_DIR), 0);
-#endif
 	return (const char *const *)dirs;
 }
 
