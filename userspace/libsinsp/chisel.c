@@ -1,5 +1,5 @@
 /*
- * chisel.c - the Lua chisel runtime (spec/chisel_api.md §1-§5).
+ * chisel.c - the Lua chisel runtime (docs/chisel_api.md).
  *
  * Finds a chisel on the search path, runs it in its own lua_State, splits
  * and validates its argument string, and drives its callbacks from the CLI's
@@ -203,7 +203,7 @@ void chisel_free_args(char **v, int n)
 	free(v);
 }
 
-/* spec §4.1: split on single spaces outside ' or ` quotes.
+/* split on single spaces outside ' or ` quotes.
  * 0, or -1 for an unterminated quote. */
 int chisel_split_args(const char *in, char ***out, int *n)
 {
@@ -406,7 +406,7 @@ static int call_fn(struct chisel *c, const char *fn, int nargs, int nres,
 	return call_top(c, nargs, nres, missing, err, errlen);
 }
 
-/* split, validate and pass the arguments (spec §4.1) */
+/* split, validate and pass the arguments (docs/chisel_api.md, "Globals") */
 static int set_args(struct chisel *c, const char *args, char *err, size_t errlen)
 {
 	char **v;
@@ -931,7 +931,7 @@ int chisel_capture_end(struct chisel_runtime *rt, char *err, size_t errlen)
 		lua_pushnumber(c->L, (double)(last % 1000000000ULL));
 		lua_pushnumber(c->L, (double)(last - first));
 		c->api_error = 0;
-		/* errors here are swallowed, as in sysdig (spec §5.2) */
+		/* errors here are swallowed, as in sysdig */
 		if (call_fn(c, "on_capture_end", 3, 0, &missing, msg, sizeof(msg)) < 0 &&
 		    !c->api_error)
 			fprintf(stderr, "%s\n", msg);
