@@ -2,7 +2,7 @@
  * savefile_read.c - the savefile engine: reads .scap capture files.
  *
  * Implements scap_open_file() and the engine vtable of scap.h following
- * /work/shared/spec/scap_format.md: SHB (pcapng options skipped through
+ * docs/scap_format.md: SHB (pcapng options skipped through
  * block_total_length), every version of the MI/PL/FDL/IL/UL metadata
  * blocks, v1 and v2 event blocks (v1 events are converted to the v2 layout
  * in a private buffer so evt->data is always a v2 event), several sections

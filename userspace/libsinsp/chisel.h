@@ -1,5 +1,5 @@
 /*
- * chisel.h - the Lua chisel runtime (spec/chisel_api.md).
+ * chisel.h - the Lua chisel runtime (docs/chisel_api.md).
  *
  * Loads chisels (Lua scripts) from the search path, passes their arguments,
  * and drives their callbacks (on_init, on_capture_start, on_event,
@@ -48,10 +48,10 @@ void chisel_set_host(struct chisel_runtime *rt, const struct chisel_host *h);
 void chisel_set_sinsp(struct chisel_runtime *rt, struct sinsp *s);
 
 /* Argument declaration of chisel NAME, to decide whether the next command
- * line word is its argument string (spec §4.2).  0, or -1 with err. */
+ * line word is its argument string (docs/chisel_api.md, "Globals").  0, or -1 with err. */
 int chisel_arg_counts(const char *name, int *required, int *optional,
 		      int *single_filter_arg, char *err, size_t errlen);
-/* spec §4.2 in one call: 1 if NEXT (the following non-option word, may be
+/* the "filter" argument rule in one call: 1 if NEXT (the following non-option word, may be
  * NULL) is to be consumed as NAME's argument string, 0 if not, -1 with err
  * ("missing arguments for chisel NAME"). REST = all remaining non-option
  * words joined by spaces (NEXT included). */

@@ -37,7 +37,7 @@ struct chisel {
 	int single_filter_arg;	/* exactly one arg, of argtype "filter" */
 	struct filter *filter;	/* chisel.set_filter */
 	struct chisel_fmt *fmt;	/* chisel.set_event_formatter */
-	/* intervals (§5.4) */
+	/* intervals (docs/chisel_api.md, "Callbacks") */
 	uint64_t interval_ns;	/* aligned */
 	uint64_t precise_ns;
 	int have_sample, have_call, have_precise;

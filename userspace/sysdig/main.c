@@ -1,6 +1,6 @@
 /*
  * main.c - sysdig command line: option parsing (sysdig 0.29.3 compatible,
- * spec/cli_output.md), listing commands, then the capture (capture.c).
+ * docs/filters.md, sysdig-c(8)), listing commands, then the capture (capture.c).
  */
 #include <getopt.h>
 #include <stdio.h>
