@@ -55,6 +55,16 @@ need_live() {
 }
 command -v curl >/dev/null || skip "curl not installed"
 
+# doc_blocks LANG: the ```LANG blocks of docs/fleet.md, NUL-separated
+doc_blocks() {
+	python3 - "$HERE/../../docs/fleet.md" "$1" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+for b in re.findall(r"```" + sys.argv[2] + r"\n(.*?)```", text, re.S):
+    sys.stdout.write(b.strip() + "\0")
+PY
+}
+
 # expect NAME GOT WANT
 expect() {
 	[ "$2" = "$3" ] || fail "$1: got '$2', expected '$3'"
@@ -158,6 +168,16 @@ metrics_file)
 		python3 -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"][0]; print(r["value"][1], r["metric"]["proc_name"])')
 	expect "top process by syscalls" "$got" "$(echo $top)"
 	prom_wait 'sysdig_events_total' "$("$SYSDIG" -r "$TRACE" -D | wc -l)"
+	# every PromQL expression of docs/fleet.md is accepted
+	n=0
+	while IFS= read -r -d '' q; do
+		st=$(curl -sS -G "$PROM_URL/api/v1/query" --data-urlencode "query=$q" |
+			python3 -c 'import json,sys; print(json.load(sys.stdin)["status"])')
+		[ "$st" = success ] || fail "docs/fleet.md PromQL rejected: $q"
+		n=$((n + 1))
+	done < <(doc_blocks promql)
+	[ $n -ge 4 ] || fail "only $n PromQL expressions found in docs/fleet.md"
+	echo "ok: the $n PromQL expressions of docs/fleet.md are accepted"
 	;;
 metrics_live)
 	need_prometheus
@@ -246,6 +266,18 @@ export_two_hosts)
 $(diff want.txt got.txt)"
 	cat got.txt
 	expect "hosts in the ranking" "$(cut -d' ' -f1 got.txt | sort -u | tr '\n' ' ')" "db1 web1 "
+	# every query of docs/fleet.md runs and answers on these two hosts
+	n=0
+	while IFS= read -r -d '' sql; do
+		out=$(ch_query "$sql") || fail "docs/fleet.md query failed: $sql: $out"
+		[ -n "$out" ] || fail "docs/fleet.md query answered nothing: $sql"
+		n=$((n + 1))
+	done < <(doc_blocks sql)
+	[ $n -ge 6 ] || fail "only $n SQL queries found in docs/fleet.md"
+	echo "ok: the $n SQL queries of docs/fleet.md run"
+	ch_query "SELECT host, proc_name, sum(res) AS bytes FROM fleet.events
+		WHERE is_io AND dir = '<' AND res > 0 AND fd_type IN ('ipv4', 'ipv6')
+		GROUP BY host, proc_name ORDER BY host, bytes DESC LIMIT 5 BY host" | head -3
 	;;
 export_backpressure)
 	# a sink answering each request after 0.3 s, counting the rows it got
