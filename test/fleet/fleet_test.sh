@@ -10,6 +10,10 @@
 #                       direction and server port, 321 chdir calls and their
 #                       ENOENT errors, 5 poll calls of 20 ms in le="0.1" and
 #                       none in le="0.01", all through PromQL
+#   metrics_bounds      promtool accepts the text; --metrics-max-series and
+#                       --metrics-top bound the series and keep the sums exact;
+#                       scrapers that never finish their request block neither
+#                       the capture nor other scrapes; other paths get 404
 #   metrics_chisel      a chisel's table published with sysdig.publish_metrics
 #   export_file         -r a trace into ClickHouse: rows by type and direction
 #                       equal the events `sysdig -r` prints, I/O bytes equal
@@ -18,6 +22,8 @@
 #   export_backpressure a sink slower than the capture: rows dropped and
 #                       counted, written + dropped = events, the sink got
 #                       exactly the rows reported written
+#   export_hung_sink    a sink that never answers an INSERT: sysdig still exits
+#                       (10 s after the end), every row counted, status 1
 #   export_live         live (root, BPF): the workload's bytes, calls and
 #                       latencies by SQL
 #   export_errors       bad URL, unreachable sink, bad options: one line, exit 1
@@ -204,6 +210,52 @@ metrics_live)
 	prom_true 'sysdig_driver_drops_total >= 0'
 	stop_capture || fail "sysdig exit status $?: $(cat cap.err)"
 	;;
+metrics_bounds)
+	command -v promtool >/dev/null || skip "promtool (package prometheus) not installed"
+	# five scrapers that connect, send half a request and stall
+	python3 - $P_METRICS <<'PY' &
+import socket, sys, time
+socks = []
+for _ in range(200):
+    for _ in range(5 - len(socks)):
+        try:
+            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+            s.send(b"GET /metr")
+            socks.append(s)
+        except OSError:
+            pass
+    if len(socks) == 5:
+        break
+    time.sleep(0.05)
+time.sleep(30)
+PY
+	FLEET_PIDS="$FLEET_PIDS $!"
+	start_metrics -r "$TRACE" --metrics-max-series 50 --metrics-top 3
+	for _ in $(seq 100); do grep -q "end of input" cap.err && break; sleep 0.1; done
+	grep -q "end of input" cap.err || fail "the capture did not finish beside stalled scrapers"
+	echo "ok: the capture finished beside 5 stalled scrapers"
+	curl -sS "http://127.0.0.1:$P_METRICS/metrics" >m.txt || fail "scrape failed"
+	promtool check metrics <m.txt || fail "promtool rejects the text"
+	echo "ok: promtool check metrics"
+	want=$("$SYSDIG" -r "$TRACE" "evt.dir=<" -p "%evt.num" | wc -l)
+	expect "sum of sysdig_syscalls_total" "$(awk '/^sysdig_syscalls_total/ {s += $2} END {print s}' m.txt)" "$want"
+	expect "sysdig_syscalls_total series shown" "$(grep -c '^sysdig_syscalls_total' m.txt)" 4
+	expect "__other__ series" "$(grep -c '^sysdig_syscalls_total{proc_name="__other__",syscall="__other__"}' m.txt)" 1
+	n=$(sed -n 's/^sysdig_metrics_series //p' m.txt)
+	[ "$n" -le 56 ] || fail "$n series with --metrics-max-series 50"
+	grep -q '^sysdig_metrics_overflow_total [1-9]' m.txt || fail "no overflow counted"
+	echo "ok: $n series (50 + one overflow series per family at most)"
+	expect "HTTP status of /nope" "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$P_METRICS/nope")" 404
+	"$SYSDIG" -r "$TRACES/ref029_net_small.scap" --metrics-listen 127.0.0.1:$P_PROM 2>/dev/null &
+	pid=$!
+	for _ in $(seq 100); do curl -sf "http://127.0.0.1:$P_PROM/metrics" >n.txt && break; sleep 0.1; done
+	kill -INT $pid
+	wait $pid || fail "sysdig exit status $? after SIGINT"
+	promtool check metrics <n.txt || fail "promtool rejects the text of ref029_net_small"
+	want=$("$SYSDIG" -r "$TRACES/ref029_net_small.scap" "fd.type in (ipv4, ipv6) and evt.is_io=true and evt.dir=< and evt.rawres>0" \
+		-p "%evt.rawres" | awk '{s += $1} END {print s}')
+	expect "network bytes of ref029_net_small" "$(awk '/^sysdig_net_bytes_total/ {s += $2} END {print s}' n.txt)" "$want"
+	;;
 metrics_chisel)
 	need_prometheus
 	SYSDIG_CHISEL_DIR=$HERE/chisels start_metrics -r "$TRACE" -c publish_types
@@ -220,7 +272,7 @@ export_file | export_two_hosts | export_backpressure | export_live)
 	clickhouse_start $P_CH || fail "clickhouse did not start"
 	URL="clickhouse://127.0.0.1:$P_CH/fleet.events"
 	;;
-export_errors) ;;
+export_errors | export_hung_sink) ;;
 *) fail "unknown test $TEST" ;;
 esac
 
@@ -306,6 +358,36 @@ PY
 	[ "${dropped:-0}" -gt 0 ] || fail "no export drops with a slow sink: $(cat cap.err)"
 	expect "written + dropped" "$((written + dropped))" "$rows"
 	expect "rows the sink got" "$(cat sink.rows)" "$written"
+	;;
+export_hung_sink)
+	# answers the checks at the start, then holds every INSERT forever
+	python3 - $P_SINK >sink.log 2>&1 <<'PY' &
+import http.server, socketserver, sys, time
+class H(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        self.rfile.read(int(self.headers["Content-Length"]))
+        if "INSERT" in self.path:
+            time.sleep(3600)
+        self.send_response(200); self.send_header("Content-Length", "0"); self.end_headers()
+    def log_message(self, *a): pass
+class S(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+S(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
+PY
+	FLEET_PIDS="$FLEET_PIDS $!"
+	for _ in $(seq 50); do curl -s -o /dev/null -d x "http://127.0.0.1:$P_SINK/" && break; sleep 0.1; done
+	start=$(date +%s)
+	timeout 60 "$SYSDIG" -r "$TRACE" --export "clickhouse://127.0.0.1:$P_SINK/fleet.events" \
+		--export-batch 10000 2>cap.err
+	rc=$?
+	cat cap.err
+	[ $rc = 1 ] || fail "exit status $rc with a hung sink"
+	[ $(($(date +%s) - start)) -lt 30 ] || fail "took $(($(date +%s) - start)) s to give up"
+	rows=$("$SYSDIG" -r "$TRACE" | wc -l)
+	read -r written dropped failed < <(sed -n 's/^export: \([0-9]*\) rows written .*, \([0-9]*\) dropped (queue full), \([0-9]*\) failed/\1 \2 \3/p' cap.err)
+	expect "written + dropped + failed" "$((written + dropped + failed))" "$rows"
+	[ "$failed" -gt 0 ] || fail "no failed rows"
+	grep -q "last error: not sent\|last error: Operation was aborted\|last error: Callback aborted" cap.err || fail "no reason given"
 	;;
 export_live)
 	"$SYSDIG" --export "$URL" --hostname live1 "$WL_FILTER" 2>cap.err &

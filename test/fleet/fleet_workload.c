@@ -8,6 +8,9 @@
  *                           shuts down its side, reads IN bytes (until EOF)
  *   fleet_calls N           N chdir() calls on a missing directory (ENOENT),
  *                           then 5 poll(NULL, 0, 20): 20 ms each
+ *   fleet_rate R S          R getppid() calls a second for S seconds, paced
+ *                           every millisecond (scripts/bench/fleet); prints
+ *                           the calls made
  * A file fleet_srv.ready is created (in the current directory) once the
  * server listens.
  */
@@ -20,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 static void die(const char *what)
@@ -119,6 +124,32 @@ static int calls(long n)
 	return 0;
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int rate(double per_s, double secs)
+{
+	double t0 = now_s(), t;
+	long done = 0;
+
+	while ((t = now_s() - t0) < secs) {
+		long due = (long)(t * per_s);
+
+		while (done < due) {
+			syscall(SYS_getppid);
+			done++;
+		}
+		usleep(1000);
+	}
+	printf("%ld\n", done);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *role = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
@@ -129,6 +160,9 @@ int main(int argc, char **argv)
 		return client(atoi(argv[1]), atol(argv[2]), atol(argv[3]));
 	if (!strcmp(role, "fleet_calls") && argc == 2)
 		return calls(atol(argv[1]));
-	fprintf(stderr, "usage: fleet_srv PORT IN OUT | fleet_cli PORT OUT IN | fleet_calls N\n");
+	if (!strcmp(role, "fleet_rate") && argc == 3)
+		return rate(atof(argv[1]), atof(argv[2]));
+	fprintf(stderr, "usage: fleet_srv PORT IN OUT | fleet_cli PORT OUT IN | fleet_calls N | "
+		"fleet_rate R S\n");
 	return 2;
 }

@@ -10,7 +10,9 @@
  * dropped and its rows counted as export drops: the capture never waits on
  * the sink, and nothing is lost silently (the totals go to stderr at the
  * end and to the metrics endpoint).  Rows the sink refuses after retries
- * count as failed and make the exit status 1.  The database and table are
+ * count as failed and make the exit status 1; at the end the sink gets 10 s
+ * for the rest, then what is left counts as failed (a hung sink never hangs
+ * the exit).  The database and table are
  * created when missing (SQL that ClickHouse 18.16 accepts); docs/fleet.md
  * shows the schema and the queries.
  */
@@ -30,6 +32,7 @@
 #define DEFAULT_QUEUE 16
 #define BATCH_MAX_AGE_NS 1000000000ULL
 #define SEND_ATTEMPTS 3
+#define FINISH_WAIT_MS 10000	/* at the end, the sink gets this long for the rest */
 
 /* one column: its ClickHouse type and the field it comes from ('s'tring,
  * 'i'nt, 'u'nsigned; missing values are "" / the given default) */
@@ -84,6 +87,8 @@ struct ch_export {
 	struct batch **spare;	/* sent batches, for reuse */
 	size_t nspare;
 	int finishing;
+	int abort;		/* the end's wait ran out: stop sending (atomic) */
+	int sender_done;	/* (atomic) */
 	uint64_t rows, drops, failed;
 	char last_error[512];
 	pthread_t sender;
@@ -109,9 +114,20 @@ static size_t on_body(char *p, size_t size, size_t n, void *arg)
 	return size * n;
 }
 
-/* POST body to url; 0 on HTTP 200, else -1 with the reason in err */
-static int post(CURL *c, const char *url, const char *body, size_t len, struct sbuf *resp,
-		char *err, size_t errlen)
+/* libcurl's progress callback: non-zero aborts the transfer */
+static int on_progress(void *arg, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
+{
+	(void)dt;
+	(void)dn;
+	(void)ut;
+	(void)un;
+	return arg ? __atomic_load_n((int *)arg, __ATOMIC_RELAXED) : 0;
+}
+
+/* POST body to url (at most timeout s, abort when *abort becomes non-zero);
+ * 0 on HTTP 200, else -1 with the reason in err */
+static int post(CURL *c, const char *url, const char *body, size_t len, long timeout, int *abort,
+		struct sbuf *resp, char *err, size_t errlen)
 {
 	char cerr[CURL_ERROR_SIZE] = "";
 	long code = 0;
@@ -126,8 +142,11 @@ static int post(CURL *c, const char *url, const char *body, size_t len, struct s
 	curl_easy_setopt(c, CURLOPT_WRITEDATA, resp);
 	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, cerr);
 	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 5L);
-	curl_easy_setopt(c, CURLOPT_TIMEOUT, 60L);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, timeout);
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+	curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
+	curl_easy_setopt(c, CURLOPT_XFERINFODATA, abort);
 	rc = curl_easy_perform(c);
 	if (rc != CURLE_OK) {
 		snprintf(err, errlen, "%s", cerr[0] ? cerr : curl_easy_strerror(rc));
@@ -157,7 +176,7 @@ static int query(struct ch_export *x, const char *sql, char *err, size_t errlen)
 		snprintf(err, errlen, "curl_easy_init failed");
 		return -1;
 	}
-	rc = post(c, x->base, sql, strlen(sql), &resp, err, errlen);
+	rc = post(c, x->base, sql, strlen(sql), 10, NULL, &resp, err, errlen);
 	curl_easy_cleanup(c);
 	sb_free(&resp);
 	return rc;
@@ -188,9 +207,15 @@ static void *sender_main(void *arg)
 		x->qlen--;
 		pthread_mutex_unlock(&x->lock);
 		for (int attempt = 0; c && attempt < SEND_ATTEMPTS && ok; attempt++) {
+			if (__atomic_load_n(&x->abort, __ATOMIC_RELAXED)) {
+				snprintf(err, sizeof(err), "not sent: the sink took longer than %d s at the end",
+					 FINISH_WAIT_MS / 1000);
+				break;
+			}
 			if (attempt)
 				usleep(200000U * (unsigned)attempt);
-			ok = post(c, x->insert_url, b->rows.p, b->rows.len, &resp, err, sizeof(err));
+			ok = post(c, x->insert_url, b->rows.p, b->rows.len, 60, &x->abort, &resp, err,
+				  sizeof(err));
 		}
 		pthread_mutex_lock(&x->lock);
 		if (!ok) {
@@ -210,6 +235,7 @@ static void *sender_main(void *arg)
 	if (c)
 		curl_easy_cleanup(c);
 	sb_free(&resp);
+	__atomic_store_n(&x->sender_done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
 
@@ -502,8 +528,15 @@ int ch_export_finish(struct ch_export *x)
 	x->finishing = 1;
 	pthread_cond_signal(&x->wake);
 	pthread_mutex_unlock(&x->lock);
-	if (x->sender_running)
+	if (x->sender_running) {
+		/* a hung sink must not hang the exit: after the wait, what is
+		 * left counts as failed */
+		for (int ms = 0; ms < FINISH_WAIT_MS && !__atomic_load_n(&x->sender_done, __ATOMIC_ACQUIRE);
+		     ms += 20)
+			usleep(20000);
+		__atomic_store_n(&x->abort, 1, __ATOMIC_RELAXED);
 		pthread_join(x->sender, NULL);
+	}
 	fprintf(stderr, "export: %llu rows written to %s.%s, %llu dropped (queue full), %llu failed\n",
 		(unsigned long long)x->rows, x->db, x->table, (unsigned long long)x->drops,
 		(unsigned long long)x->failed);

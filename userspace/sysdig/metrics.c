@@ -101,8 +101,9 @@ struct metrics {
 	uint64_t top;
 	char *other_labels[NFAMILIES];	/* every label "__other__" */
 	char *overflow_labels[NFAMILIES];
+	uint64_t events;	/* atomic */
 	/* counters (under lock) */
-	uint64_t events, driver_events, driver_drops;
+	uint64_t driver_events, driver_drops;
 	int have_export;
 	uint64_t export_rows, export_drops, export_failed;
 	uint64_t scrapes, scrape_cpu_ns;
@@ -353,9 +354,7 @@ void metrics_event(struct metrics *m, struct sinsp *s, struct sinsp_evt *e)
 	int is_switch = t == PPME_SCHEDSWITCH_6_E || t == PPME_SCHEDSWITCH_1_E;
 	int is_exit = !ppm_event_is_enter(t) && e->info && !(e->info->category & EC_INTERNAL);
 
-	pthread_mutex_lock(&m->lock);
-	m->events++;
-	pthread_mutex_unlock(&m->lock);
+	__atomic_fetch_add(&m->events, 1, __ATOMIC_RELAXED);
 	if (!is_switch && !is_exit)
 		return;
 	/* the labels are built outside the lock (field extraction may be slow) */
@@ -446,6 +445,9 @@ void metrics_publish(void *ctx, const char *name, const char *label, const char 
 	nf.name = strdup(fname);
 	nf.label = strdup(lname);
 	nf.help = strdup(help);
+	for (char *p = nf.help; p && *p; p++)	/* one line, no escapes */
+		if (*p == '\n' || *p == '\\')
+			*p = ' ';
 	nf.keys = calloc(n ? n : 1, sizeof(char *));
 	nf.vals = calloc(n ? n : 1, sizeof(double));
 	if (!nf.name || !nf.label || !nf.help || !nf.keys || !nf.vals) {
@@ -606,7 +608,8 @@ static char *render(struct metrics *m, size_t *len)
 	qsort(copy, n, sizeof(*copy), cmp_series);
 	render_series(&out, copy, n, c.top, c.other_labels);
 	free(copy);
-	render_counter(&out, "sysdig_events_total", "Events that passed the filter", c.events);
+	render_counter(&out, "sysdig_events_total", "Events that passed the filter",
+		       __atomic_load_n(&m->events, __ATOMIC_RELAXED));
 	render_counter(&out, "sysdig_driver_events_total", "Events seen by the driver", c.driver_events);
 	render_counter(&out, "sysdig_driver_drops_total", "Events the driver dropped (ring full)",
 		       c.driver_drops);
