@@ -246,9 +246,10 @@ PY
 	grep -q '^sysdig_metrics_overflow_total [1-9]' m.txt || fail "no overflow counted"
 	echo "ok: $n series (50 + one overflow series per family at most)"
 	expect "HTTP status of /nope" "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$P_METRICS/nope")" 404
-	"$SYSDIG" -r "$TRACES/ref029_net_small.scap" --metrics-listen 127.0.0.1:$P_PROM 2>/dev/null &
+	"$SYSDIG" -r "$TRACES/ref029_net_small.scap" --metrics-listen 127.0.0.1:$P_PROM 2>n.err &
 	pid=$!
-	for _ in $(seq 100); do curl -sf "http://127.0.0.1:$P_PROM/metrics" >n.txt && break; sleep 0.1; done
+	for _ in $(seq 100); do grep -q "end of input" n.err && break; sleep 0.1; done
+	curl -sf "http://127.0.0.1:$P_PROM/metrics" >n.txt || fail "scrape failed: $(cat n.err)"
 	kill -INT $pid
 	wait $pid || fail "sysdig exit status $? after SIGINT"
 	promtool check metrics <n.txt || fail "promtool rejects the text of ref029_net_small"
