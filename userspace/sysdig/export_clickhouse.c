@@ -28,8 +28,8 @@
 #include "fleet.h"
 #include "render.h"
 
-#define DEFAULT_BATCH_ROWS 20000
-#define DEFAULT_QUEUE 16
+#define DEFAULT_BATCH_ROWS 50000
+#define DEFAULT_QUEUE 8
 #define BATCH_MAX_AGE_NS 1000000000ULL
 #define SEND_ATTEMPTS 3
 #define FINISH_WAIT_MS 10000	/* at the end, the sink gets this long for the rest */

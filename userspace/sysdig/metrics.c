@@ -307,8 +307,7 @@ static void net_labels(struct metrics *m, struct sinsp *s, struct sinsp_evt *e, 
 static void syscall_exit(struct metrics *m, struct sinsp *s, struct sinsp_evt *e,
 			 const struct sbuf *proc, struct sbuf *b)
 {
-	const char *name = render_evt_type_raw(e->scap.type, e->scap.nparams ? e->scap.pval[0] : NULL,
-					       e->scap.nparams ? e->scap.plen[0] : 0);
+	const char *name = render_evt_type(e);
 	size_t plen = proc->len;
 
 	sb_reset(b);
@@ -685,7 +684,7 @@ static int parse_listen(const char *spec, struct sockaddr_storage *ss, socklen_t
 {
 	char host[256] = "", port[16];
 	const char *colon = strrchr(spec, ':');
-	struct addrinfo hints = { .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE,
+	struct addrinfo hints = { .ai_flags = AI_NUMERICSERV | AI_PASSIVE,
 				  .ai_socktype = SOCK_STREAM };
 	struct addrinfo *ai = NULL;
 	char *end;
