@@ -256,6 +256,21 @@ PY
 	want=$("$SYSDIG" -r "$TRACES/ref029_net_small.scap" "fd.type in (ipv4, ipv6) and evt.is_io=true and evt.dir=< and evt.rawres>0" \
 		-p "%evt.rawres" | awk '{s += $1} END {print s}')
 	expect "network bytes of ref029_net_small" "$(awk '/^sysdig_net_bytes_total/ {s += $2} END {print s}' n.txt)" "$want"
+	# other label sets: per thread, with a field that has no value here (user.name)
+	CW=$TRACES/cat_write.scap
+	"$SYSDIG" -r "$CW" --metrics-listen 127.0.0.1:$P_PROM --metrics-labels proc.name,thread.tid,user.name 2>c.err &
+	pid=$!
+	for _ in $(seq 100); do grep -q "end of input" c.err && break; sleep 0.1; done
+	curl -sf "http://127.0.0.1:$P_PROM/metrics" >c.txt || fail "scrape failed: $(cat c.err)"
+	kill -INT $pid
+	wait $pid
+	"$SYSDIG" -r "$CW" "evt.dir=<" -p "*%proc.name %thread.tid %evt.type" | sort | uniq -c >want.txt
+	[ -s want.txt ] || fail "no exit events in $CW"
+	while read -r n p t ty; do
+		got=$(grep -F "sysdig_syscalls_total{proc_name=\"$p\",thread_tid=\"$t\",user_name=\"\",syscall=\"$ty\"}" c.txt | cut -d' ' -f2)
+		[ "$got" = "$n" ] || fail "$p/$t/$ty: got '$got', expected $n"
+	done <want.txt
+	echo "ok: $(wc -l <want.txt) per-thread series of $CW"
 	;;
 metrics_chisel)
 	need_prometheus
