@@ -374,6 +374,17 @@ PY
 	[ "${dropped:-0}" -gt 0 ] || fail "no export drops with a slow sink: $(cat cap.err)"
 	expect "written + dropped" "$((written + dropped))" "$rows"
 	expect "rows the sink got" "$(cat sink.rows)" "$written"
+	# the same counters on the metrics endpoint of the same process
+	"$SYSDIG" -r "$TRACE" --export "clickhouse://127.0.0.1:$P_SINK/fleet.events" --export-batch 1000 \
+		--export-queue 1 --metrics-listen 127.0.0.1:$P_METRICS 2>m.err &
+	pid=$!
+	for _ in $(seq 300); do grep -q "end of input" m.err && break; sleep 0.1; done
+	curl -sf "http://127.0.0.1:$P_METRICS/metrics" >m.txt || fail "scrape failed: $(cat m.err)"
+	kill -INT $pid
+	wait $pid
+	read -r written dropped < <(sed -n 's/^export: \([0-9]*\) rows written .*, \([0-9]*\) dropped.*/\1 \2/p' m.err)
+	expect "sysdig_export_rows_total" "$(sed -n 's/^sysdig_export_rows_total //p' m.txt)" "$written"
+	expect "sysdig_export_drops_total" "$(sed -n 's/^sysdig_export_drops_total //p' m.txt)" "$dropped"
 	;;
 export_hung_sink)
 	# answers the checks at the start, then holds every INSERT forever

@@ -517,7 +517,7 @@ fail:
 	return NULL;
 }
 
-int ch_export_finish(struct ch_export *x)
+int ch_export_finish(struct ch_export *x, uint64_t totals[3])
 {
 	int rc;
 
@@ -536,6 +536,11 @@ int ch_export_finish(struct ch_export *x)
 			usleep(20000);
 		__atomic_store_n(&x->abort, 1, __ATOMIC_RELAXED);
 		pthread_join(x->sender, NULL);
+	}
+	if (totals) {
+		totals[0] = x->rows;
+		totals[1] = x->drops;
+		totals[2] = x->failed;
 	}
 	fprintf(stderr, "export: %llu rows written to %s.%s, %llu dropped (queue full), %llu failed\n",
 		(unsigned long long)x->rows, x->db, x->table, (unsigned long long)x->drops,

@@ -151,8 +151,12 @@ int fleet_finish(struct fleet *f, int from_files, volatile sig_atomic_t *stop)
 	if (!f)
 		return 0;
 	if (f->x) {
-		rc = ch_export_finish(f->x);
+		uint64_t t[3];
+
+		rc = ch_export_finish(f->x, t);
 		f->x = NULL;
+		if (f->m)
+			metrics_set_export(f->m, t[0], t[1], t[2]);
 	}
 	if (f->m && from_files) {
 		fprintf(stderr, "metrics: end of input, serving until interrupted\n");

@@ -97,8 +97,9 @@ void ch_export_event(struct ch_export *x, struct sinsp *s, struct sinsp_evt *e);
 /* hands a batch older than a second to the sender (call when idle too) */
 void ch_export_tick(struct ch_export *x);
 void ch_export_counters(struct ch_export *x, uint64_t *rows, uint64_t *drops, uint64_t *failed);
-/* sends what is left, waits for the sender, prints the totals on stderr;
- * returns 0, or 1 when rows were lost to errors of the sink */
-int ch_export_finish(struct ch_export *x);
+/* sends what is left, waits for the sender, prints the totals on stderr
+ * and stores them (rows, drops, failed) in totals unless NULL; returns 0,
+ * or 1 when rows were lost to errors of the sink */
+int ch_export_finish(struct ch_export *x, uint64_t totals[3]);
 
 #endif
