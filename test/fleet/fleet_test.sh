@@ -311,6 +311,25 @@ export_file)
 	want=$("$SYSDIG" -r "$TRACE" "evt.is_io=true and evt.dir=< and evt.rawres>0" -p "%evt.rawres" |
 		awk '{s += $1} END {print s}')
 	expect "I/O bytes" "$(ch_query "SELECT sum(res) FROM fleet.events WHERE is_io AND dir = '<' AND res > 0")" "$want"
+	# buffers with newlines and tabs (-A) come back byte for byte
+	NET=$TRACES/ref029_net_small.scap
+	"$SYSDIG" -r "$NET" -A --export "clickhouse://127.0.0.1:$P_CH/fleet.ascii" 2>a.err || fail "export -A: $(cat a.err)"
+	"$SYSDIG" -r "$NET" -A -j "evt.is_io=true and evt.dir=< and evt.rawres>0" -p "%evt.num %evt.buffer" >want.json
+	ch_query "SELECT evt_num, buffer FROM fleet.ascii WHERE is_io AND dir = '<' AND res > 0 ORDER BY evt_num
+		FORMAT JSONEachRow" >got.json
+	python3 - want.json got.json <<'PY' || fail "buffers differ"
+import json, sys
+want = [json.loads(l) for l in open(sys.argv[1])]
+got = [json.loads(l) for l in open(sys.argv[2])]
+assert len(want) == len(got) > 0, (len(want), len(got))
+special = 0
+for w, g in zip(want, got):
+    assert int(g["evt_num"]) == w["evt.num"], (g, w)
+    assert g["buffer"] == w["evt.buffer"], (g, w)
+    special += any(c in w["evt.buffer"] for c in "\n\t\\")
+assert special > 0
+print("ok: %d buffers equal, %d with newlines, tabs or backslashes" % (len(want), special))
+PY
 	first=$("$SYSDIG" -r "$TRACE" "evt.type=openat and evt.dir=<" -p "%evt.num|%fd.name|%evt.rawres|%proc.name" | head -1)
 	n=${first%%|*}
 	expect "one row" "$(ch_query "SELECT evt_num, fd_name, res, proc_name FROM fleet.events WHERE evt_num = $n" |
