@@ -77,10 +77,11 @@ expect() {
 	echo "ok: $1 = $3"
 }
 
-# prom_wait PROMQL WANT: polls until the query gives WANT (10 s)
+# prom_wait PROMQL WANT: polls until the query gives WANT (30 s: a loaded
+# machine delays the scrapes)
 prom_wait() {
 	local got=
-	for _ in $(seq 100); do
+	for _ in $(seq 300); do
 		got=$(prom_query "$1")
 		[ "$got" = "$2" ] && break
 		sleep 0.1
@@ -96,7 +97,7 @@ prom_true() {
 
 # metrics_up: waits until Prometheus scraped our endpoint successfully
 metrics_up() {
-	for _ in $(seq 100); do
+	for _ in $(seq 300); do
 		[ "$(prom_query 'up{job="sysdig"}')" = 1 ] && return 0
 		sleep 0.1
 	done
