@@ -165,7 +165,7 @@ static void test_series_bound(void **state)
 		put_label_s(&l, "proc_name", v);
 		count(m, FAM_SYSCALLS, &l, (uint64_t)(i + 1));
 	}
-	assert_int_equal(m->overflow, 3);
+	assert_int_equal(m->cnt.overflow, 3);
 	text = render(m, &len);
 	assert_non_null(strstr(text, "sysdig_syscalls_total{proc_name=\"p0\"} 1\n"));
 	assert_non_null(strstr(text, "sysdig_syscalls_total{proc_name=\"p1\"} 2\n"));
