@@ -926,6 +926,7 @@ static const luaL_Reg sysdig_fns[] = {
 	{ "udp_setpeername", l_udp_setpeername },
 	{ "udp_send", l_udp_send },
 	{ "get_read_progress", l_get_read_progress },
+	{ "publish_metrics", chisel_l_publish_metrics },
 	{ NULL, NULL }
 };
 

@@ -15,6 +15,11 @@
 
 struct filter;
 
+/* Deepest nesting of parentheses a filter may have; deeper filters are
+ * rejected with "filter nested too deeply" (every walk of the compiled
+ * tree is recursive, so this bounds the stack a filter can use). */
+#define FILTER_MAX_DEPTH 1000
+
 /* NULL on error, with a one-line message ("filter error at position N: ...")
  * in err. */
 struct filter *filter_compile(const char *expr, char *err, size_t errlen);
