@@ -36,6 +36,7 @@ check() {	# check NAME TEXT: the screen shows TEXT
 		echo "ok   $1"
 	else
 		echo "FAIL $1: '$2' not on the screen:"; screen | sed 's/^/     | /'
+		[ -f "$tmp/csysdig.log" ] && sed 's/^/     log: /' "$tmp/csysdig.log"
 		fail=1
 	fi
 }
@@ -78,12 +79,18 @@ if [ "$mode" = live ]; then
 	cp /bin/sh "$tmp/cswl_sh"
 	"$tmp/cswl_sh" -c "while :; do echo csysdig-live-test > $tmp/out; sleep 0.1; done" &
 	wl_pid=$!
-	start -d 500
+	start -d 500 --logfile "$tmp/csysdig.log"
 	check "live: start screen" "Source: Live System"
 	keys F4; keys "proc.name=cswl_sh" Enter
 	check "live: workload rows" "cswl_sh -c while" 20
+	keys F4; keys C-u; for i in $(seq 20); do keys BSpace; done
+	keys "proc.pid=$wl_pid" Enter
+	# the live capture restarts (the driver loads again): the header shows
+	# the new filter once it is up, then a sample brings the row
+	check "live: filter restarted" "Filter: proc.pid=$wl_pid" 20
+	check "live: the workload's row" "cswl_sh -c while" 20
 	keys Enter
-	check "live: drill-down to threads" "Threads For: proc.pid="
+	check "live: drill-down to its threads" "Threads For: proc.pid=$wl_pid"
 	keys BSpace
 	keys F5
 	check "live: F5 echo of the workload's writes" "------ Write 18B to $tmp/out (cswl_sh)" 20

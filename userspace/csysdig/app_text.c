@@ -126,7 +126,8 @@ void app_text_clear(struct app *a)
 
 int app_text_start(struct app *a, enum text_mode mode, const struct row *r)
 {
-	char *f = app_complete_filter(a, 1), *g = NULL;
+	/* the selection and the session's filters, not the view's own */
+	char *f = app_complete_filter(a, 0), *g = NULL;
 	char buf[4096];
 
 	app_text_stop(a);
@@ -156,9 +157,11 @@ int app_text_start(struct app *a, enum text_mode mode, const struct row *r)
 	}
 	app_log(a, "text window %d, filter: %s", (int)mode, f);
 	free(f);
-	if (app_start(a) < 0)
+	a->text = mode;		/* before app_start: no event mask of the view */
+	if (app_start(a) < 0) {
+		a->text = TEXT_NONE;
 		return -1;
-	a->text = mode;
+	}
 	return 0;
 }
 

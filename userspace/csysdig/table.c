@@ -612,6 +612,21 @@ static struct row *new_row(size_t nvals)
 	return r;
 }
 
+/* lists of live captures: forget the k oldest rows (bounded memory) */
+static void drop_oldest(struct rowmap *m, size_t k, size_t nvals)
+{
+	for (size_t i = 0; i < k; i++) {
+		struct row *r = m->order[i];
+
+		cell_release(&r->key);
+		for (size_t j = 0; j < nvals; j++)
+			cell_release(&r->vals[j]);
+		free(r);
+	}
+	memmove(m->order, m->order + k, (m->n - k) * sizeof(*m->order));
+	m->n -= k;
+}
+
 /* add the row in cells[0..n) (key first) to map m; types/aggrs of column j
  * given by colidx[j] */
 static void add_row(struct table *t, struct rowmap *m, struct cell *cells, size_t n,
@@ -620,6 +635,8 @@ static void add_row(struct table *t, struct rowmap *m, struct cell *cells, size_
 	struct row *r;
 
 	if (t->is_list) {
+		if (t->max_list_rows && m->n >= t->max_list_rows)
+			drop_oldest(m, m->n / 2, n - 1);
 		r = new_row(n - 1);
 		cell_copy(&r->key, &cells[0]);
 		r->key.cnt = 1;

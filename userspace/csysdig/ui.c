@@ -332,8 +332,10 @@ static void drilldown(struct ui *u)
 {
 	const struct row *r = ui_selected_row(u);
 
-	if (!r)
+	if (!r) {
+		app_log(u->a, "drill-down: no row selected");
 		return;
+	}
 	u->a->stack[u->a->depth].selected = u->sel;
 	if (app_drilldown(u->a, r) < 0) {
 		if (u->a->err[0])
