@@ -22,7 +22,7 @@ static const char *const g_id_fields[] = {
 
 enum kind { K_INT, K_UINT, K_DOUBLE, K_STR, K_IP };
 
-static enum kind type_kind(uint8_t t)
+static enum kind type_kind_of(uint8_t t)
 {
 	switch (t) {
 	case PT_INT8: case PT_INT16: case PT_INT32: case PT_INT64: case PT_ERRNO: case PT_FD:
@@ -43,7 +43,7 @@ static enum kind type_kind(uint8_t t)
 }
 
 /* width in bits of the reference's storage of a numeric type (sums wrap) */
-static int type_bits(uint8_t t)
+static int type_bits_of(uint8_t t)
 {
 	switch (t) {
 	case PT_INT8: case PT_UINT8: return 8;
@@ -53,8 +53,31 @@ static int type_bits(uint8_t t)
 	}
 }
 
+/* the two above as tables (hot path), filled by table_init */
+static uint8_t g_kind[256], g_bits[256];
+
+static void init_type_tables(void)
+{
+	for (int t = 0; t < 256; t++) {
+		g_kind[t] = (uint8_t)type_kind_of((uint8_t)t);
+		g_bits[t] = (uint8_t)type_bits_of((uint8_t)t);
+	}
+}
+
+static inline enum kind type_kind(uint8_t t)
+{
+	return (enum kind)g_kind[t];
+}
+
+static inline int type_bits(uint8_t t)
+{
+	return g_bits[t];
+}
+
 static void wrap(uint8_t type, struct cell *c)
 {
+	if (type_bits(type) == 64)
+		return;
 	switch (type_bits(type)) {
 	case 8:
 		if (type_kind(type) == K_INT)
@@ -93,9 +116,12 @@ static uint64_t hash_bytes(const void *p, size_t n)
 
 static uint64_t key_hash(const struct cell *k)
 {
+	uint64_t h;
+
 	if (k->s)
 		return hash_bytes(k->s, k->len);
-	return hash_bytes(&k->u, sizeof(k->u)) ^ 0x9e3779b97f4a7c15ULL;
+	h = k->u * 0x9e3779b97f4a7c15ULL;
+	return h ^ (h >> 29);
 }
 
 static int key_eq(const struct cell *a, const struct cell *b)
@@ -222,6 +248,31 @@ static void value_to_cell(uint8_t type, const struct field_value *v, struct cell
 	int64_t si = v->i;
 	uint64_t ui = v->u;
 
+	if (v->type == type) {	/* the usual case: no conversion */
+		c->s = NULL;
+		c->cnt = 1;
+		c->len = 8;
+		switch (type) {
+		case PT_INT64: case PT_ERRNO: case PT_FD: case PT_PID:
+			c->i = v->i;
+			return;
+		case PT_UINT64: case PT_RELTIME: case PT_ABSTIME:
+			c->u = v->u;
+			return;
+		case PT_UINT32:
+			c->u = (uint32_t)v->u;
+			return;
+		case PT_DOUBLE:
+			c->d = v->d;
+			return;
+		case PT_CHARBUF:
+			c->s = (char *)(v->str ? v->str : "");
+			c->len = v->str ? (uint32_t)strnlen(c->s, v->len) : 0;
+			return;
+		default:
+			break;
+		}
+	}
 	switch (type_kind(v->type)) {
 	case K_INT: ui = (uint64_t)v->i; break;
 	case K_UINT: si = (int64_t)v->u; break;
@@ -527,6 +578,8 @@ int table_init(struct table *t, struct sinsp *s, const struct view *v, int print
 	int has_key = 0;
 
 	memset(t, 0, sizeof(*t));
+	if (!g_bits[0])
+		init_type_tables();
 	t->s = s;
 	t->is_list = v->type == VIEW_LIST;
 	t->use_defaults = v->use_defaults;
