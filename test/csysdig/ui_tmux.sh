@@ -171,6 +171,13 @@ keys x
 keys q
 restored "quit with q"
 
+# a terminal that cannot address the cursor: the view as text instead
+tmux new-session -d -s "$sess" -x 80 -y 24 "TERM=dumb $bin -r $trace -v syscalls; echo EXITED rc=\$?; sleep 600"
+check "TERM=dumb: falls back to text" "cannot show the interface; printing the view as with --raw"
+check "TERM=dumb: the view's rows" "sysdigevent"
+check "TERM=dumb: exit status" "EXITED rc=0"
+tmux kill-session -t "$sess"
+
 start -r "$trace"
 check "SIGTERM: started" "Viewing: Processes"
 pkill_pid=$(pgrep -n -f "^$bin -r $trace")

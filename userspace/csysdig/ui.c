@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "csysdig.h"
 #include "ui.h"
+#include <term.h>	/* last: its macros (lines, columns...) clash with names above */
 
 static int g_curses_on;
 static volatile sig_atomic_t g_quit_signal;
@@ -40,6 +41,17 @@ static void on_fatal_signal(int sig)
 	ui_restore_terminal();
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+int ui_terminal_usable(void)
+{
+	int err = 0;
+	char *cup;
+
+	if (setupterm(NULL, STDOUT_FILENO, &err) != OK)
+		return 0;
+	cup = tigetstr("cup");
+	return cup && cup != (char *)-1;
 }
 
 enum { CP_HEADER = 1, CP_SELECTED, CP_FKEY, CP_FDESC, CP_INFO, CP_ERROR, CP_MENU, CP_MENUSEL };
