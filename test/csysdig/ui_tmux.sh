@@ -109,6 +109,16 @@ check "start screen: title" "Viewing: Processes For: whole machine"
 check "start screen: columns" "PID     PPID    CPU      USER"
 check "start screen: rows" "/bin/busybox sh /init"
 check "start screen: function keys" "F1Help F2Views F4Filter F5Echo F6Dig"
+# SIGWINCH: a smaller window is redrawn to its size (function keys on its last line)
+tmux resize-window -t "$sess" -x 100 -y 30 2>/dev/null || tmux resize-pane -t "$sess" -x 100 -y 30
+sleep 1.5
+last=$(screen | sed -n 30p)
+case $last in
+F1Help*) echo "ok   SIGWINCH: redrawn at 100x30" ;;
+*) echo "FAIL SIGWINCH: line 30 is '$last'"; screen | sed 's/^/     | /'; fail=1 ;;
+esac
+tmux resize-window -t "$sess" -x 180 -y 45 2>/dev/null || tmux resize-pane -t "$sess" -x 180 -y 45
+sleep 1
 keys F2
 check "F2: view menu" "Select View"
 check "F2: description of the highlighted view" "Processes with their CPU, memory"
