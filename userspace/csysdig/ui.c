@@ -19,6 +19,7 @@
 #include <term.h>	/* last: its macros (lines, columns...) clash with names above */
 
 static int g_curses_on;
+static SCREEN *g_screen;
 static volatile sig_atomic_t g_quit_signal;
 
 void ui_restore_terminal(void)
@@ -28,6 +29,8 @@ void ui_restore_terminal(void)
 		printf("\033[?1000l\033[?1002l");	/* mouse reporting off */
 		fflush(stdout);
 		endwin();
+		delscreen(g_screen);
+		g_screen = NULL;
 	}
 }
 
@@ -48,10 +51,14 @@ int ui_terminal_usable(void)
 	int err = 0;
 	char *cup;
 
+	int ok;
+
 	if (setupterm(NULL, STDOUT_FILENO, &err) != OK)
 		return 0;
 	cup = tigetstr("cup");
-	return cup && cup != (char *)-1;
+	ok = cup && cup != (char *)-1;
+	del_curterm(cur_term);
+	return ok;
 }
 
 enum { CP_HEADER = 1, CP_SELECTED, CP_FKEY, CP_FDESC, CP_INFO, CP_ERROR, CP_MENU, CP_MENUSEL };
@@ -76,7 +83,7 @@ int ui_start_curses(struct ui *u)
 {
 	if (u->a->o.term_compat)
 		setenv("TERM", "xterm-1002", 1);
-	if (!newterm(NULL, stdout, stdin)) {
+	if (!(g_screen = newterm(NULL, stdout, stdin))) {
 		fprintf(stderr, "cannot use the terminal (TERM=%s); try --raw or TERM=xterm\n",
 			getenv("TERM") ? getenv("TERM") : "");
 		return -1;
