@@ -9,7 +9,6 @@ bin=$1; mode=${2:-file}
 here=$(cd "$(dirname "$0")" && pwd)
 trace=$here/../traces/ref029_light.scap
 command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 77; }
-sess=csysdig_test_$$
 tmp=$(mktemp -d) || exit 1
 export TMUX_TMPDIR=$tmp	# a private tmux server
 wl_pid=
@@ -49,7 +48,12 @@ check_not() {
 		echo "ok   $1"
 	fi
 }
-start() {	# start ARGS...: csysdig in the session, then the tty state
+nsess=0
+new_session_name() {	# every run gets its own session: none is killed before the end
+	nsess=$((nsess + 1)); sess=csysdig_test_$$_$nsess
+}
+start() {	# start ARGS...: csysdig in a new session, then the tty state
+	new_session_name
 	cat > "$tmp/run.sh" <<EOS
 stty -a > "$tmp/stty.before"
 "$bin" $*
@@ -68,7 +72,6 @@ restored() {	# restored NAME: csysdig exited and the terminal is as before
 		echo "FAIL $1: terminal not restored"; diff "$tmp/stty.before" "$tmp/stty.after"; screen | sed 's/^/     | /'
 		fail=1
 	fi
-	tmux kill-session -t "$sess" 2>/dev/null
 }
 
 if [ "$mode" = live ]; then
@@ -182,6 +185,7 @@ keys q
 restored "quit with q"
 
 # a terminal that cannot address the cursor: the view as text instead
+new_session_name
 tmux new-session -d -s "$sess" -x 80 -y 24 "TERM=dumb $bin -r $here/../traces/cat_write.scap -v io_by_type 2>$tmp/dumb.err; echo EXITED rc=\$?; sleep 600"
 check "TERM=dumb: the view's rows as text" "    277.33       0.00       8.00       28us file"
 check "TERM=dumb: exit status" "EXITED rc=0"
@@ -190,7 +194,6 @@ if grep -q "cannot show the interface; printing the view as with --raw" "$tmp/du
 else
 	echo "FAIL TERM=dumb: no notice: $(cat "$tmp/dumb.err")"; fail=1
 fi
-tmux kill-session -t "$sess"
 
 start -r "$trace"
 check "SIGTERM: started" "Viewing: Processes"

@@ -9,7 +9,6 @@
 #include "app_text.h"
 
 #define DIG_FORMAT "*%evt.num %evt.outputtime %evt.cpu %proc.name (%thread.tid) %evt.dir %evt.type %evt.info"
-#define ECHO_HEADER "*%evt.is_io_read %evt.rawres %fd.name %proc.name"
 
 static void add_line(struct app *a, const char *s, size_t n)
 {

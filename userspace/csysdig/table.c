@@ -497,7 +497,7 @@ static int add_col(struct table *t, const char *field, const struct view_column 
 	free(name);
 	c->vc = vc;
 	c->type = c->ref.type;
-	c->pf_id = is_id_field(c->ref.name) || (c->ref.type == PT_INT64 && strncmp(c->ref.name, "fd.num", 6) == 0);
+	c->pf_id = is_id_field(c->ref.name);
 	c->aggr = vc ? vc->aggregation : AGGR_NONE;
 	c->merge_aggr = vc ? vc->groupby_aggregation : AGGR_NONE;
 	if (front) {
