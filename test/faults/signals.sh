@@ -68,34 +68,33 @@ if [ "$(id -u)" = 0 ] && "$sysdig" -n 1 >/dev/null 2>&1; then
 fi
 echo "live -w: $live"
 
+# interrupt_chisel CHISEL SIGNALS SECS: -c CHISEL over cat_write.scap, after
+# 0.5 s SIGNALS SIGINTs 0.1 s apart; it must end within SECS ($rc)
+interrupt_chisel() {
+	"$sysdig" -r "$data/traces/cat_write.scap" -c "$1" >"$TMP/out" 2>"$TMP/err" &
+	local pid=$! i
+	sleep 0.5
+	for i in $(seq "$2"); do
+		kill -INT "$pid"
+		sleep 0.1
+	done
+	finish "$pid" "$3"
+}
 # a chisel looping in interpreted Lua: one SIGINT, on_capture_end still runs
-"$sysdig" -r "$data/traces/cat_write.scap" -c spin_api >"$TMP/out" 2>"$TMP/err" &
-pid=$!
-sleep 0.5
-kill -INT "$pid"
-finish "$pid" 3
+interrupt_chisel spin_api 1 3
 [ "$rc" = 0 ] || fail "spin_api: exit $rc after one SIGINT: $(cat "$TMP/err")"
 grep -q "capture end ran" "$TMP/out" || fail "spin_api: on_capture_end did not run"
 echo "interpreted endless loop: stopped by one SIGINT, on_capture_end ran"
 # a compiled loop: one SIGINT, the grace time, then it ends as killed
-"$sysdig" -r "$data/traces/cat_write.scap" -c spin_compiled >"$TMP/out" 2>"$TMP/err" &
-pid=$!
-sleep 0.5
-kill -INT "$pid"
-finish "$pid" 4
+interrupt_chisel spin_compiled 1 4
 [ "$rc" = 130 ] || fail "spin_compiled: exit $rc after one SIGINT"
 [ "$(cat "$TMP/err")" = "chisel still running after the stop signal: exiting" ] ||
 	fail "spin_compiled: stderr: $(cat "$TMP/err")"
 echo "compiled endless loop: ended by one SIGINT after the grace time"
 # the second SIGINT kills at once
-"$sysdig" -r "$data/traces/cat_write.scap" -c spin_compiled >"$TMP/out" 2>"$TMP/err" &
-pid=$!
-sleep 0.5
-kill -INT "$pid"
-sleep 0.1
-kill -INT "$pid"
-finish "$pid" 1
+interrupt_chisel spin_compiled 2 1
 [ "$rc" = 130 ] || fail "second SIGINT: exit $rc"
+[ ! -s "$TMP/err" ] || fail "second SIGINT: not killed at once: $(cat "$TMP/err")"
 echo "second SIGINT: killed"
 # -r on a FIFO that nobody writes, then one that stalls after some events
 mkfifo "$TMP/fifo"
