@@ -3,7 +3,7 @@
  * accepted grammar, exact error messages of bad filters, precedence of the
  * and/or extension, the compiled tree (one field slot per distinct field)
  * and event-type pre-selection; then filter_run over traces/cat_write.scap
- * for counts documented in spec/filters_fields.md §3.1.
+ * for counts documented in docs/filters.md (examples).
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -2,7 +2,7 @@
  * savefile_read.c - the savefile engine: reads .scap capture files.
  *
  * Implements scap_open_file() and the engine vtable of scap.h following
- * /work/shared/spec/scap_format.md: SHB (pcapng options skipped through
+ * docs/scap_format.md: SHB (pcapng options skipped through
  * block_total_length), every version of the MI/PL/FDL/IL/UL metadata
  * blocks, v1 and v2 event blocks (v1 events are converted to the v2 layout
  * in a private buffer so evt->data is always a v2 event), several sections
@@ -144,7 +144,7 @@ static int parse_mi(struct scap_metadata *m, struct cursor *c, char *err)
 	return 0;
 }
 
-/* V9 tail after root: two layouts (scap_format.md 5.2). */
+/* V9 tail after root: two layouts (docs/scap_format.md, "Process list"). */
 static void parse_pl_tail(struct scap_threadinfo *t, struct cursor *c)
 {
 	if (cur_left(c) > 29) {

@@ -2,7 +2,7 @@
  * savefile_write.c - the .scap writer (scap_dump_* in scap.h).
  *
  * Writes the current v2 layout that sysdig 0.29.3 reads
- * (scap_format.md section 8): SHB (28 bytes, version 1.2), MI, IL_V2, UL_V2,
+ * (docs/scap_format.md): SHB (28 bytes, version 1.2), MI, IL_V2, UL_V2,
  * PL_V9 with the 5-byte loginuid/exe_writable tail, one FDL_V2 per thread
  * (FILE_V2 always with dev), then EV_V2 / EVF_V2 / _LARGE event blocks.
  * Block lengths are computed from the bytes actually written.  Output goes

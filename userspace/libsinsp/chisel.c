@@ -1,5 +1,5 @@
 /*
- * chisel.c - the Lua chisel runtime (spec/chisel_api.md §1-§5).
+ * chisel.c - the Lua chisel runtime (docs/chisel_api.md).
  *
  * Finds a chisel on the search path, runs it in its own lua_State, splits
  * and validates its argument string, and drives its callbacks from the CLI's
@@ -22,6 +22,12 @@
 
 #ifndef CHISEL_INSTALL_DIR
 #define CHISEL_INSTALL_DIR "/usr/local/share/sysdig-c/chisels"
+#endif
+/* the chisel directory seen from the directory of the running program
+ * (chisel.cmake: relative path from the install bindir; the build tree has
+ * a symbolic link at the same place next to its sysdig) */
+#ifndef CHISEL_DIR_FROM_BIN
+#define CHISEL_DIR_FROM_BIN "../share/sysdig-c/chisels"
 #endif
 
 /* ---------------------------------------------------------------- errors */
@@ -69,9 +75,15 @@ static char *dir_with_slash(const char *d)
 static void add_dir(char ***v, size_t *n, char *d, int front)
 {
 	char **nv;
+	size_t i;
 
 	if (!d)
 		return;
+	for (i = 0; i < *n; i++)
+		if (!strcmp((*v)[i], d) && !front) {
+			free(d);	/* the same directory twice (installed program) */
+			return;
+		}
 	nv = realloc(*v, (*n + 2) * sizeof(**v));
 	if (!nv) {
 		free(d);
@@ -102,10 +114,31 @@ static void add_env_dirs(char ***v, size_t *n)
 	free(copy);
 }
 
-/* SYSDIG_CHISEL_DIR (last first), ~/.chisels/, the install dir, then the
- * source tree (uninstalled runs).  Never the current directory: a chisel
- * there runs only when named by a path (./x.lua) or when the directory is
- * in SYSDIG_CHISEL_DIR. */
+/* <dir of the running program>/CHISEL_DIR_FROM_BIN, NULL when unknown */
+static char *dir_from_program(void)
+{
+	char exe[PATH_MAX], p[PATH_MAX], rp[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (len <= 0)
+		return NULL;
+	exe[len] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	if ((size_t)snprintf(p, sizeof(p), "%s/%s", exe, CHISEL_DIR_FROM_BIN) >= sizeof(p) ||
+	    !realpath(p, rp))
+		return NULL;
+	return dir_with_slash(rp);
+}
+
+/* SYSDIG_CHISEL_DIR (last first), ~/.chisels/, the chisel directory
+ * relative to the program (installed anywhere, or the build tree), then the
+ * configured install dir (programs elsewhere using libsinsp).  Never the
+ * current directory: a chisel there runs only when named by a path (./x.lua)
+ * or when the directory is in SYSDIG_CHISEL_DIR. */
 const char *const *chisel_dirs(void)
 {
 	static char **dirs;
@@ -122,10 +155,8 @@ const char *const *chisel_dirs(void)
 			add_dir(&dirs, &n, dir_with_slash(rp), 0);
 	}
 	add_env_dirs(&dirs, &n);
+	add_dir(&dirs, &n, dir_from_program(), 0);
 	add_dir(&dirs, &n, dir_with_slash(CHISEL_INSTALL_DIR), 0);
-#ifdef CHISEL_SOURCE_DIR
-	add_dir(&dirs, &n, dir_with_slash(CHISEL_SOURCE_DIR), 0);
-#endif
 	if (!dirs)
 		dirs = calloc(1, sizeof(*dirs));	/* NULL-terminated, empty */
 	return (const char *const *)dirs;
@@ -229,7 +260,7 @@ void chisel_free_args(char **v, int n)
 	free(v);
 }
 
-/* spec §4.1: split on single spaces outside ' or ` quotes.
+/* split on single spaces outside ' or ` quotes.
  * 0, or -1 for an unterminated quote. */
 int chisel_split_args(const char *in, char ***out, int *n)
 {
@@ -476,7 +507,7 @@ static int call_fn(struct chisel *c, const char *fn, int nargs, int nres,
 	return call_top(c, nargs, nres, missing, err, errlen);
 }
 
-/* split, validate and pass the arguments (spec §4.1) */
+/* split, validate and pass the arguments (docs/chisel_api.md, "Globals") */
 static int set_args(struct chisel *c, const char *args, char *err, size_t errlen)
 {
 	char **v;
@@ -1024,7 +1055,7 @@ int chisel_capture_end(struct chisel_runtime *rt, char *err, size_t errlen)
 		lua_pushnumber(c->L, (double)(last % 1000000000ULL));
 		lua_pushnumber(c->L, (double)(last - first));
 		c->api_error = 0;
-		/* errors here are swallowed, as in sysdig (spec §5.2) */
+		/* errors here are swallowed, as in sysdig */
 		if (call_fn(c, "on_capture_end", 3, 0, &missing, msg, sizeof(msg)) < 0 &&
 		    !c->api_error)
 			fprintf(stderr, "%s\n", msg);

@@ -1,6 +1,6 @@
 /*
  * chisel_list.c - `-cl` (list chisels by category) and `-i NAME` (describe
- * one chisel), spec/chisel_api.md §2 and §10.
+ * one chisel), docs/chisel_api.md.
  *
  * Every .lua file of every search directory is run in a scratch Lua state;
  * it is a chisel when it defines string `description` and

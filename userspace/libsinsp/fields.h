@@ -5,7 +5,7 @@
  * once into a struct field_ref; field_extract() then evaluates it on an
  * event without allocating.  The formatter (-p), the filter compiler and the
  * chisel runtime all use this one extractor, so a field means the same thing
- * everywhere.  Field catalogue: spec/fields.tsv, rendering: filters_fields.md.
+ * everywhere.  Field catalogue: fields_catalogue.c (docs/fields.md), rendering: docs/filters.md.
  */
 #ifndef FIELDS_H
 #define FIELDS_H
@@ -16,7 +16,7 @@
 
 #define FIELD_STRBUF_SIZE 8192
 
-/* field flags, as in fields.tsv */
+/* field flags of the catalogue entries (fields_catalogue.c) */
 #define FIELD_FILTER_ONLY 1
 #define FIELD_PRINT_ONLY 2
 #define FIELD_REQUIRES_ARG 4

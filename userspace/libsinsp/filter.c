@@ -1,6 +1,6 @@
 /*
  * filter.c - compiler of the sysdig filter language (filter.h,
- * spec/filters_fields.md §1-§3).
+ * docs/filters.md).
  *
  * The scanner reproduces the character-driven scanner of sysdig 0.29.3 so
  * that every filter it accepts means the same here and errors report the

@@ -1,5 +1,5 @@
 /*
- * filter.h - the sysdig filter language (spec/filters_fields.md).
+ * filter.h - the sysdig filter language (docs/filters.md).
  *
  * filter_compile() parses an expression such as
  *   proc.name=httpd and (fd.type=file or evt.buffer contains SELECT)

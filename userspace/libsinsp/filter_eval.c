@@ -2,7 +2,7 @@
  * filter_eval.c - evaluation of a compiled filter (see filter.c for the
  * compiler and filter_internal.h for the tree).
  *
- * Semantics follow spec/filters_fields.md §2.1 and §3: a check whose field
+ * Semantics follow docs/filters.md: a check whose field
  * cannot be extracted is false for every operator (only "exists" looks at
  * extraction itself); groups short-circuit left to right; comparisons are
  * type-specific (strings byte-wise, integers signed/unsigned, buffers with

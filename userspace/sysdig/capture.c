@@ -330,6 +330,7 @@ struct run {
 	struct summary *sm;
 	struct output out;
 	struct writer w;
+	struct fleet *fleet;	/* --metrics-listen / --export, NULL: none */
 	uint64_t nread;		/* events read (passing the capture filter) */
 	uint64_t total;		/* events returned by the engine */
 	int stop;
@@ -367,6 +368,8 @@ static int handle_event(struct run *r, struct sinsp *s, struct sinsp_evt *e)
 	if (o->max_secs && e->scap.ts >= s->first_ts + o->max_secs * 1000000000ULL)
 		return 1;
 	r->total++;
+	if (r->fleet && !(r->total & 4095))
+		fleet_tick(r->fleet, s->scap);
 	if (r->flt && !o->display_filter)
 		pass = !e->rejected;	/* capture_filter() ran inside the parser */
 	if (!pass) {
@@ -383,6 +386,8 @@ static int handle_event(struct run *r, struct sinsp *s, struct sinsp_evt *e)
 	if (r->sm && !r->chisels && e->scap.type != PPME_CONTAINER_JSON_E &&
 	    e->scap.type != PPME_CONTAINER_JSON_2_E)
 		r->sm->count[summary_slot(e)]++;
+	if (r->fleet)
+		fleet_event(r->fleet, s, e);
 	if (r->w.o) {
 		rc = writer_event(&r->w, e, e->scap.dump_flags);
 		if (rc)
@@ -509,7 +514,7 @@ static const char *filter_comm(const char *f, char *buf, size_t len)
  */
 static int is_raw_dump(const struct run *r, const struct sinsp *s)
 {
-	return s->is_live && r->o->write_path && !r->flt && !r->chisels && !r->sm;
+	return s->is_live && r->o->write_path && !r->flt && !r->chisels && !r->sm && !r->fleet;
 }
 
 /* the next event from the engine, without the state engine */
@@ -541,7 +546,7 @@ static int nothing_reads_fds(const struct run *r)
 {
 	const struct cli_opts *o = r->o;
 
-	return o->quiet && !r->chisels && !r->sm && !o->display_filter && r->flt &&
+	return o->quiet && !r->chisels && !r->sm && !r->fleet && !o->display_filter && r->flt &&
 	       filter_only_proc_name(r->flt);
 }
 
@@ -591,6 +596,8 @@ static int run_source(struct run *r, struct scap *h)
 		int n = raw ? raw_next(s, h, &e) : sinsp_next(s, &e);
 
 		if (n == SCAP_TIMEOUT) {
+			if (r->fleet)
+				fleet_tick(r->fleet, h);
 			/* live: on_interval keeps its pace without events */
 			if (r->chisels && chisel_tick(r->chisels, r->err, sizeof(r->err)) < 0) {
 				fprintf(stderr, "%s\n", r->err);
@@ -636,6 +643,8 @@ static int run_source(struct run *r, struct scap *h)
 		fputs("\r\r", stderr);
 		print_progress(h, 1);
 	}
+	if (r->fleet)
+		fleet_tick(r->fleet, h);
 	out_flush(&r->out);
 	if (r->chisels)
 		chisel_interrupt_clear(r->chisels);	/* on_capture_end runs; a second signal kills */
@@ -755,6 +764,13 @@ int run_capture(struct cli_opts *o)
 		if (!r.sm)
 			return 1;
 	}
+	r.fleet = fleet_start(&o->fleet, r.err, sizeof(r.err));
+	if (!r.fleet && r.err[0]) {
+		fprintf(stderr, "%s\n", r.err);
+		return 1;
+	}
+	if (r.chisels && fleet_metrics(r.fleet))
+		chisel_set_metrics_sink(r.chisels, metrics_publish, fleet_metrics(r.fleet));
 
 	if (o->ninputs == 0) {
 		struct scap_live_opts lo = { 0 };
@@ -763,6 +779,7 @@ int run_capture(struct cli_opts *o)
 
 		if (o->progress) {
 			fprintf(stderr, "the -P flag cannot be used with live captures.\n");
+			fleet_finish(r.fleet, 0, &g_stop);
 			return 1;
 		}
 		lo.driver = (enum scap_live_driver)o->driver;
@@ -774,9 +791,10 @@ int run_capture(struct cli_opts *o)
 		h = scap_open_live(&lo, err);
 		if (!h) {
 			fprintf(stderr, "%s\n", err[0] ? err : "cannot open the live capture");
-			return 1;
+			status = 1;
+		} else {
+			status = run_source(&r, h);
 		}
-		status = run_source(&r, h);
 	}
 	/* the first input is opened even after an early signal: its -w file
 	 * then holds the metadata (valid, no events) */
@@ -799,6 +817,8 @@ int run_capture(struct cli_opts *o)
 		if (status)
 			break;
 	}
+	if (fleet_finish(r.fleet, o->ninputs > 0 && !status, &g_stop))
+		status = 1;
 	if (strchr(fmt, '\x1b') && !o->json && !o->quiet && !r.chisels)
 		fputs("\x1b[00m", stdout);
 	if (r.sm)

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include "fleet.h"
 
 #define SYSDIG_VERSION "0.29.3"
 #define MAX_INPUTS 64
@@ -48,6 +49,7 @@ struct cli_opts {
 	uint64_t buffer_bytes;		/* --buffer-bytes-per-cpu, 0: default */
 	struct cli_chisel chisels[MAX_CHISELS];
 	int nchisels;
+	struct fleet_opts fleet;		/* --metrics-listen, --export (fleet.h) */
 };
 
 /* list.c */

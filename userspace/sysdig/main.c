@@ -1,6 +1,6 @@
 /*
  * main.c - sysdig command line: option parsing (sysdig 0.29.3 compatible,
- * spec/cli_output.md), listing commands, then the capture (capture.c).
+ * docs/filters.md, sysdig-c(8)), listing commands, then the capture (capture.c).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -78,6 +78,7 @@ static const struct option g_long_opts[] = {
 	{ "node-name", required_argument, 0, OPT_IGNORED_ARG },
 	{ "log-level", required_argument, 0, OPT_IGNORED_ARG },
 	{ "plugin-config-file", required_argument, 0, OPT_IGNORED_ARG },
+	FLEET_LONG_OPTS,
 	{ 0, 0, 0, 0 },
 };
 
@@ -259,6 +260,11 @@ int main(int argc, char **argv)
 			o.buffer_bytes = (uint64_t)v;
 			break;
 		default:
+			if (c >= OPT_FLEET_BASE && c < OPT_FLEET_END) {
+				if (fleet_parse_opt(&o.fleet, c, optarg))
+					return 1;
+				break;
+			}
 			return 1;	/* getopt printed the message */
 		}
 	}
@@ -295,7 +301,7 @@ int main(int argc, char **argv)
 	}
 	o.filter = join_words(words + first, nwords - first);
 
-	if (o.write_path)
+	if (o.write_path || fleet_enabled(&o.fleet))
 		o.quiet = 1;
 	if (o.nchisels == 0 && !o.verbose)
 		g_render_opts.truncate = 1;
