@@ -79,6 +79,8 @@ static void cut_to_whole_blocks(struct scap_dumper *d, size_t written)
 {
 	uint64_t keep = d->whole;
 
+	if (!d->close_fd)
+		return;	/* stdout: it may hold more than our stream (>>) */
 	if (d->whole == d->flushed) {
 		size_t at = 0;
 

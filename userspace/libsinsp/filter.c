@@ -149,7 +149,8 @@ static void node_add_kid(struct filter *f, int parent, int kid)
 {
 	struct fnode *n = &f->nodes[parent];
 
-	n->kids = xrealloc(n->kids, (n->nkids + 1) * sizeof(int));
+	if ((n->nkids & (n->nkids - 1)) == 0)	/* doubles at powers of two */
+		n->kids = xrealloc(n->kids, (n->nkids ? 2 * n->nkids : 1) * sizeof(int));
 	n->kids[n->nkids++] = kid;
 }
 
@@ -675,7 +676,10 @@ static int add_value(struct parser *p, int node, const struct field_ref *r, int 
 		free(v);
 		return -1;
 	}
-	c->vals = xrealloc(c->vals, (c->nvals + 1) * sizeof(*c->vals));
+	/* room doubles at each power of two: long 'in' lists compile in
+	 * linear time */
+	if ((c->nvals & (c->nvals - 1)) == 0)
+		c->vals = xrealloc(c->vals, (c->nvals ? 2 * c->nvals : 1) * sizeof(*c->vals));
 	if (convert_value(p, c, r, v, len, &c->vals[c->nvals]) < 0) {
 		free((void *)c->vals[c->nvals].s);
 		free(v);
