@@ -1456,19 +1456,6 @@ static int fd_is_serv(const struct sinsp_fdinfo *fd)
 	return fd->type == SCAP_FD_IPV4_SERVSOCK || fd->type == SCAP_FD_IPV6_SERVSOCK;
 }
 
-/* an address of one of the machine's IPv4 interfaces (IL block) */
-static int ipv4_is_local(struct sinsp *s, const uint8_t *ip)
-{
-	const struct scap_metadata *m = s->meta;
-	uint32_t a;
-
-	memcpy(&a, ip, 4);
-	for (uint32_t i = 0; m && i < m->nipv4; i++)
-		if (m->ipv4[i].addr == a)
-			return 1;
-	return 0;
-}
-
 /* fd.name_changed: the exits that name their fd (opens, accepts, connect).
  * The reference sets it after running its filter, so filters see false. */
 static int fd_name_changed(const struct sinsp_evt *e, const struct field_ref *f)
@@ -1486,15 +1473,29 @@ static int fd_name_changed(const struct sinsp_evt *e, const struct field_ref *f)
 	}
 }
 
-/* local and remote ends (fd.lip, fd.rport...): on IPv4 the tuple's source
- * is the local end when its address is one of the machine's (both ends of a
- * loopback connection then see the client port as local, as the reference
- * prints); otherwise, and on IPv6, by the socket's role */
+/* local and remote ends (fd.lip, fd.rport...): the tuple's source is the
+ * local end when its address is one of the machine's (IPv4: an interface's
+ * address, IPv6: an interface's /64), else the peer is; no role fallback,
+ * as the reference (both ends of a loopback connection see the client
+ * port as local) */
+static int addr_is_local(struct sinsp *s, const struct sinsp_fdinfo *fd, const uint8_t *ip)
+{
+	if (fd->type == SCAP_FD_IPV6_SOCK)
+		return iface_ipv6_local(s->meta, ip);
+	return iface_ipv4_local(s->meta, ip);
+}
+
 static int local_is_source(struct sinsp *s, const struct sinsp_fdinfo *fd)
 {
-	if (fd->type == SCAP_FD_IPV4_SOCK)
-		return ipv4_is_local(s, fd->sip) || fd->is_role_client;
-	return fd->is_role_client;
+	return addr_is_local(s, fd, fd->sip);
+}
+
+/* a connected IP socket that has no role yet has no client/server port
+ * (raw sockets have theirs) */
+static int no_port_yet(const struct sinsp_fdinfo *fd)
+{
+	return (fd->type == SCAP_FD_IPV4_SOCK || fd->type == SCAP_FD_IPV6_SOCK) && fd_role_none(fd) &&
+	       fd->l4proto != SCAP_L4_RAW;
 }
 
 static int set_ip(struct field_value *v, const struct sinsp_fdinfo *fd, const uint8_t *ip)
@@ -1637,6 +1638,17 @@ static int creator_name(struct sinsp *s, struct sinsp_evt *e, struct sbuf *out)
 		if (!out->len)
 			sb_put(out, val->p ? val->p : "", val->len);
 		return 1;
+	case PPME_SOCKET_CONNECT_X:	/* failed: the address it was given */
+		if (!e->has_enter || e->thread->stored_type != e->enter.type ||
+		    sinsp_evt_enter_params(e) || e->enter.nparams < 2)
+			return 1;
+	{
+		char addr[SINSP_MAX_PATH + 64];
+
+		ss_render_sockaddr(e->enter.pval[1], e->enter.plen[1], addr, sizeof(addr));
+		sb_puts(out, addr);
+		return 1;
+	}
 	case PPME_SYSCALL_OPENAT_X:
 		if (!e->has_enter || e->thread->stored_type != e->enter.type ||
 		    sinsp_evt_enter_params(e))
@@ -1744,6 +1756,12 @@ const char *field_fd_type(struct sinsp *s, struct sinsp_evt *e)
 	return fd ? fd_type_name(fd->type) : NULL;
 }
 
+/* a connect exit that failed names its fd after its address */
+static int failed_connect(const struct sinsp_evt *e)
+{
+	return e->scap.type == PPME_SOCKET_CONNECT_X && e->scap.nparams > 0 && evt_int(&e->scap, 0) < 0;
+}
+
 static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *f,
 		      struct field_value *v)
 {
@@ -1757,7 +1775,7 @@ static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_r
 	fd = event_fd(s, e);
 	if (f->id == F_FD_NUM)
 		return set_i(v, PT_INT64, t->lastevent_fd);
-	if (!fd)
+	if (!fd || ((f->id == F_FD_NAME || f->id == F_FD_CONTAINERNAME) && failed_connect(e)))
 		return extract_null_fd(s, e, f, v);
 	switch (f->id) {
 	case F_FD_TYPE:
@@ -1816,7 +1834,7 @@ static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_r
 		return set_u(v, PT_PORT, fd_is_serv(fd) ? fd->sport : fd->dport);
 	case F_FD_CPORT:
 	case F_FD_CPROTO:
-		if (!fd_is_ip(fd) || fd_is_serv(fd))
+		if (!fd_is_ip(fd) || fd_is_serv(fd) || no_port_yet(fd))
 			return 0;
 		if (f->id == F_FD_CPROTO)
 			return set_proto(v, fd->sport, fd->l4proto);
@@ -1825,7 +1843,7 @@ static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_r
 	case F_FD_SPROTO: {
 		uint16_t p = fd_is_serv(fd) ? fd->sport : fd->dport;
 
-		if (!fd_is_ip(fd))
+		if (!fd_is_ip(fd) || no_port_yet(fd))
 			return 0;
 		if (f->id == F_FD_SPROTO && fd_is_serv(fd))	/* as the reference */
 			return set_str(v, "", 0);
@@ -1835,7 +1853,7 @@ static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_r
 	}
 	case F_FD_LPORT:
 	case F_FD_LPROTO:
-		if (!fd_is_ip(fd) || fd_is_serv(fd))
+		if (!fd_is_ip(fd) || fd_is_serv(fd) || no_port_yet(fd))
 			return 0;
 		if (f->id == F_FD_LPROTO)
 			return set_proto(v, local_is_source(s, fd) ? fd->sport : fd->dport, fd->l4proto);
@@ -1862,9 +1880,9 @@ static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_r
 		if (fd->type == SCAP_FD_UNIX_SOCK)
 			return set_str(v, "unix", 4);
 		return 0;
-	case F_FD_IS_SERVER:	/* listening, or an IPv4 peer address of this machine */
-		if (fd->type == SCAP_FD_IPV4_SOCK)
-			return set_u(v, PT_BOOL, (uint64_t)ipv4_is_local(s, fd->dip));
+	case F_FD_IS_SERVER:	/* listening, or the peer address is this machine's */
+		if (fd->type == SCAP_FD_IPV4_SOCK || fd->type == SCAP_FD_IPV6_SOCK)
+			return set_u(v, PT_BOOL, (uint64_t)addr_is_local(s, fd, fd->dip));
 		return set_u(v, PT_BOOL, (uint64_t)fd_is_serv(fd));
 	case F_FD_CONNECTED: return set_u(v, PT_BOOL, fd->is_socket_connected);
 	case F_FD_NAME_CHANGED: return set_u(v, PT_BOOL, fd_name_changed(e, f));

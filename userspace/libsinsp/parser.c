@@ -143,6 +143,7 @@ static int libsinsp_stores(const struct scap_evt *e)
 	case PPME_SYSCALL_PRLIMIT_E:
 	case PPME_SOCKET_SENDMSG_E:
 	case PPME_SOCKET_SENDTO_E:
+	case PPME_SOCKET_CONNECT_E:
 	case PPME_SYSCALL_SENDFILE_E:
 	case PPME_SYSCALL_SETRESUID_E:
 	case PPME_SYSCALL_SETRESGID_E:
@@ -725,7 +726,7 @@ static void parse_socket_exit(struct sinsp *s, struct sinsp_evt *evt)
 	if (fd < 0 || !evt->thread || !en)
 		return;
 	domain = (uint32_t)evt_uint(en, 0);
-	type = (uint32_t)evt_uint(en, 1);
+	type = (uint32_t)evt_uint(en, 1) & 0xff;	/* without SOCK_CLOEXEC/SOCK_NONBLOCK */
 	proto = (uint32_t)evt_uint(en, 2);
 	if (domain == PPM_AF_UNIX) {
 		fdinfo_init(&fdi, SCAP_FD_UNIX_SOCK);
@@ -741,8 +742,8 @@ static void parse_socket_exit(struct sinsp *s, struct sinsp_evt *evt)
 		else if (proto == 0)
 			l4 = type == SOCK_STREAM_ ? SCAP_L4_TCP : type == SOCK_DGRAM_ ? SCAP_L4_UDP :
 			     type == SOCK_RAW_ ? SCAP_L4_RAW : SCAP_L4_UNKNOWN;
-		else if (proto == 1 || proto == 58)	/* ICMP, ICMPv6 */
-			l4 = SCAP_L4_ICMP;
+		else if (proto == 1)	/* ICMP (ICMPv6 stays unknown) */
+			l4 = type == SOCK_RAW_ ? SCAP_L4_RAW : SCAP_L4_ICMP;
 		else if (proto == 255)	/* IPPROTO_RAW */
 			l4 = SCAP_L4_RAW;
 		fdi.l4proto = l4;
@@ -777,43 +778,86 @@ static void parse_pair_exit(struct sinsp *s, struct sinsp_evt *evt, int32_t type
 /* ------------------------------------------------------------------ */
 /* sockets                                                             */
 
-/* fill the addresses of fdi from a PT_SOCKTUPLE value (update_fd) */
+static int is_zero(const uint8_t *p, size_t n)
+{
+	while (n--)
+		if (*p++)
+			return 0;
+	return 1;
+}
+
+/* merge the addresses of a tuple into fdi (the reference's update of a
+ * socket's addresses): a tuple equal to the current one or to its reverse
+ * changes nothing (returns 0); the source end is overwritten; the peer end
+ * only when it is still zero. A listening socket becoming a connection
+ * starts with no peer (the reference reads its server port there: a bug of
+ * its own, README "where we differ"). */
+static int merge_ip_tuple(struct sinsp_fdinfo *fdi, int32_t type, const uint8_t *sip, uint16_t sport,
+			  const uint8_t *dip, uint16_t dport, size_t alen)
+{
+	if (fdi->type == SCAP_FD_IPV4_SERVSOCK || fdi->type == SCAP_FD_IPV6_SERVSOCK) {
+		memset(fdi->dip, 0, sizeof(fdi->dip));
+		fdi->dport = 0;
+	} else if (fdi->type == type &&
+		   ((!memcmp(fdi->sip, sip, alen) && fdi->sport == sport && !memcmp(fdi->dip, dip, alen) &&
+		     fdi->dport == dport) ||
+		    (!memcmp(fdi->sip, dip, alen) && fdi->sport == dport && !memcmp(fdi->dip, sip, alen) &&
+		     fdi->dport == sport))) {
+		return 0;
+	}
+	if (fdi->type != type) {
+		memset(fdi->sip, 0, sizeof(fdi->sip));
+		memset(fdi->dip, 0, sizeof(fdi->dip));
+		fdi->dport = 0;
+	}
+	fdi->type = type;
+	memcpy(fdi->sip, sip, alen);
+	fdi->sport = sport;
+	if (is_zero(fdi->dip, alen) && fdi->dport == 0) {
+		memcpy(fdi->dip, dip, alen);
+		fdi->dport = dport;
+	}
+	return 1;
+}
+
+/* fill the addresses of fdi from a PT_SOCKTUPLE value (update_fd); 1 when
+ * the fd changed */
 static int update_fd_tuple(struct sinsp_fdinfo *fdi, const uint8_t *v, uint32_t len)
 {
+	uint16_t sport, dport;
+
 	if (len == 0)
 		return 0;
 	if (v[0] == PPM_AF_INET && len >= 13) {
-		if (fdi->type == SCAP_FD_IPV4_SERVSOCK)
-			memset(fdi->dip, 0, sizeof(fdi->dip));
-		fdi->type = SCAP_FD_IPV4_SOCK;
-		memcpy(fdi->sip, v + 1, 4);
-		memcpy(&fdi->sport, v + 5, 2);
-		memcpy(fdi->dip, v + 7, 4);
-		memcpy(&fdi->dport, v + 11, 2);
+		memcpy(&sport, v + 5, 2);
+		memcpy(&dport, v + 11, 2);
+		return merge_ip_tuple(fdi, SCAP_FD_IPV4_SOCK, v + 1, sport, v + 7, dport, 4);
 	} else if (v[0] == PPM_AF_INET6 && len >= 37) {
-		if (is_ipv4_mapped(v + 1) && is_ipv4_mapped(v + 19)) {
-			fdi->type = SCAP_FD_IPV4_SOCK;
-			memset(fdi->sip, 0, 16);
-			memset(fdi->dip, 0, 16);
-			memcpy(fdi->sip, v + 13, 4);
-			memcpy(fdi->dip, v + 31, 4);
-		} else {
-			fdi->type = SCAP_FD_IPV6_SOCK;
-			memcpy(fdi->sip, v + 1, 16);
-			memcpy(fdi->dip, v + 19, 16);
-		}
-		memcpy(&fdi->sport, v + 17, 2);
-		memcpy(&fdi->dport, v + 35, 2);
+		memcpy(&sport, v + 17, 2);
+		memcpy(&dport, v + 35, 2);
+		if (is_ipv4_mapped(v + 1) && is_ipv4_mapped(v + 19))
+			return merge_ip_tuple(fdi, SCAP_FD_IPV4_SOCK, v + 13, sport, v + 31, dport, 4);
+		return merge_ip_tuple(fdi, SCAP_FD_IPV6_SOCK, v + 1, sport, v + 19, dport, 16);
 	} else if (v[0] == PPM_AF_UNIX && len >= 17) {
 		fdi->type = SCAP_FD_UNIX_SOCK;
 		memcpy(&fdi->unix_src, v + 1, 8);
 		memcpy(&fdi->unix_dst, v + 9, 8);
 		return 1;
-	} else {
-		return 0;
 	}
-	if (fdi->l4proto == SCAP_L4_UNKNOWN)
-		fdi->l4proto = SCAP_L4_UDP;
+	return 0;
+}
+
+/* the socket's addresses as a read/write call sees them: an IP socket with
+ * no protocol yet is UDP (a TCP one cannot change its addresses) */
+static int update_fd_tuple_rw(struct sinsp *s, struct sinsp_fdinfo *fdi, const uint8_t *v, uint32_t len)
+{
+	if (!update_fd_tuple(fdi, v, len))
+		return 0;
+	if (fdi->type == SCAP_FD_IPV4_SOCK || fdi->type == SCAP_FD_IPV6_SOCK) {
+		iface_fill_zero_addr(s->meta, fdi);
+		if (fdi->l4proto == SCAP_L4_UNKNOWN)
+			fdi->l4proto = SCAP_L4_UDP;
+	}
 	return 1;
 }
 
@@ -857,7 +901,7 @@ static int client_port_cb(struct sinsp_fdinfo *f, void *arg)
 static void guess_role(struct sinsp *s, struct sinsp_evt *evt, struct sinsp_fdinfo *fdi, int incoming)
 {
 	struct sinsp_fdtable *ft = sinsp_thread_fdtable(s, evt->thread);
-	struct port_ctx b = { fdi->sport, 0 }, c = { fdi->dport, 0 };
+	struct port_ctx b = { fdi->dport, 0 }, c = { fdi->sport, 0 };
 
 	sinsp_foreach_fd(ft, bound_cb, &b);
 	if (!b.found) {
@@ -871,18 +915,19 @@ static void guess_role(struct sinsp *s, struct sinsp_evt *evt, struct sinsp_fdin
 		(incoming ? fd_set_role_server : fd_set_role_client)(fdi);
 }
 
-/* recvfrom/recvmsg (tuple in the exit) and sendto/sendmsg (in the enter) */
+/* recvfrom/recvmsg (tuple in the exit) and sendto/sendmsg (in the enter):
+ * IPv4 and IPv6 alike guess the role, put the local end first and render
+ * the name from the merged addresses; IPv4 TCP sockets keep their name */
 static void rename_from_tuple(struct sinsp *s, struct sinsp_evt *evt, const uint8_t *v, uint32_t len, int incoming)
 {
 	struct sinsp_fdinfo *fdi = evt->fdinfo;
 	char name[SINSP_MAX_PATH + 64];
 
-	if (fdi->name[0] && fdi->l4proto == SCAP_L4_TCP &&
-	    (fdi->type == SCAP_FD_IPV4_SOCK || fdi->type == SCAP_FD_IPV6_SOCK))
+	if (fdi->name[0] && fdi->l4proto == SCAP_L4_TCP && fdi->type == SCAP_FD_IPV4_SOCK)
 		return;
-	if (!update_fd_tuple(fdi, v, len))
+	if (!update_fd_tuple_rw(s, fdi, v, len))
 		return;
-	if (fdi->type == SCAP_FD_IPV4_SOCK) {
+	if (fdi->type == SCAP_FD_IPV4_SOCK || fdi->type == SCAP_FD_IPV6_SOCK) {
 		if (fd_role_none(fdi))
 			guess_role(s, evt, fdi, incoming);
 		if (incoming ? fdi->is_role_client : fdi->is_server)
@@ -912,8 +957,7 @@ static void parse_rw_exit(struct sinsp *s, struct sinsp_evt *evt)
 	} else if (type == PPME_SOCKET_RECVMSG_X && e->nparams > 3) {
 		rename_from_tuple(s, evt, e->pval[3], e->plen[3], 1);
 	} else if (type == PPME_SOCKET_SENDTO_X || type == PPME_SOCKET_SENDMSG_X) {
-		if (fdi->name[0] && fdi->l4proto == SCAP_L4_TCP &&
-		    (fdi->type == SCAP_FD_IPV4_SOCK || fdi->type == SCAP_FD_IPV6_SOCK))
+		if (fdi->name[0] && fdi->l4proto == SCAP_L4_TCP && fdi->type == SCAP_FD_IPV4_SOCK)
 			return;
 		en = retrieve_enter(evt);
 		if (en && en->nparams > 2)
@@ -976,6 +1020,8 @@ static void parse_bind_exit(struct sinsp_evt *evt)
 	fdinfo_set_name(fdi, name);
 }
 
+/* connect enter: an IPv4 address is the peer from now on (IPv6 keeps the
+ * peer of an earlier connect, as the reference); a unix one names the fd */
 static void parse_connect_enter(struct sinsp_evt *evt)
 {
 	const struct scap_evt *e = &evt->scap;
@@ -990,28 +1036,21 @@ static void parse_connect_enter(struct sinsp_evt *evt)
 		fdi->type = SCAP_FD_IPV4_SOCK;
 		memcpy(fdi->dip, v + 1, 4);
 		memcpy(&fdi->dport, v + 5, 2);
-	} else if (v[0] == PPM_AF_INET6 && e->plen[1] >= 19) {
-		if (is_ipv4_mapped(v + 1)) {
-			fdi->type = SCAP_FD_IPV4_SOCK;
-			memset(fdi->dip, 0, 16);
-			memcpy(fdi->dip, v + 13, 4);
-		} else {
-			fdi->type = SCAP_FD_IPV6_SOCK;
-			memcpy(fdi->dip, v + 1, 16);
-		}
-		memcpy(&fdi->dport, v + 17, 2);
 	} else if (v[0] == PPM_AF_UNIX) {
 		ss_render_sockaddr(v, e->plen[1], name, sizeof(name));
 		fdinfo_set_name(fdi, name);
 	}
 }
 
+/* connect exit: the tuple is merged (no protocol guess: only reads and
+ * writes make an unknown socket UDP), the name is the tuple as given */
 static void parse_connect_exit(struct sinsp_evt *evt)
 {
 	const struct scap_evt *e = &evt->scap;
 	struct sinsp_fdinfo *fdi = evt->fdinfo;
 	char name[SINSP_MAX_PATH + 64];
 	int64_t res = evt_int(e, 0);
+	uint8_t family;
 
 	if (!fdi)
 		return;
@@ -1021,8 +1060,10 @@ static void parse_connect_exit(struct sinsp_evt *evt)
 		fdi->is_socket_connected = 1;
 	if (!evt_has(e, 1))
 		return;
-	if (!update_fd_tuple(fdi, e->pval[1], e->plen[1]))
+	family = e->pval[1][0];
+	if (family != PPM_AF_INET && family != PPM_AF_INET6 && family != PPM_AF_UNIX)
 		return;
+	update_fd_tuple(fdi, e->pval[1], e->plen[1]);
 	if (fdi->is_server && fdi->l4proto == SCAP_L4_UDP)
 		swap_addresses(fdi);
 	ss_render_socktuple(e->pval[1], e->plen[1], name, sizeof(name));
