@@ -1456,21 +1456,14 @@ static int fd_is_serv(const struct sinsp_fdinfo *fd)
 	return fd->type == SCAP_FD_IPV4_SERVSOCK || fd->type == SCAP_FD_IPV6_SERVSOCK;
 }
 
-/* fd.name_changed: the exits that name their fd (opens, accepts, connect).
- * The reference sets it after running its filter, so filters see false. */
+/* fd.name_changed: parsing the event changed the name of its fd (a new
+ * fd, a sendto naming its socket; not a failed connect).  The reference
+ * sets it after running its filter, so filters see false. */
 static int fd_name_changed(const struct sinsp_evt *e, const struct field_ref *f)
 {
 	if (f->flags & FIELD_IN_FILTER)
 		return 0;
-	switch (e->scap.type) {
-	case PPME_SYSCALL_OPEN_X: case PPME_SYSCALL_OPENAT_X: case PPME_SYSCALL_OPENAT_2_X:
-	case PPME_SYSCALL_OPENAT2_X: case PPME_SYSCALL_CREAT_X: case PPME_SOCKET_CONNECT_X:
-	case PPME_SOCKET_ACCEPT_X: case PPME_SOCKET_ACCEPT4_X: case PPME_SOCKET_ACCEPT_5_X:
-	case PPME_SOCKET_ACCEPT4_5_X:
-		return e->fdinfo != NULL;
-	default:
-		return 0;
-	}
+	return e->fd_name_changed;
 }
 
 /* local and remote ends (fd.lip, fd.rport...): the tuple's source is the
@@ -1756,10 +1749,16 @@ const char *field_fd_type(struct sinsp *s, struct sinsp_evt *e)
 	return fd ? fd_type_name(fd->type) : NULL;
 }
 
-/* a connect exit that failed names its fd after its address */
+/* a connect exit that failed (EINPROGRESS is no failure) names its fd
+ * after its address */
 static int failed_connect(const struct sinsp_evt *e)
 {
-	return e->scap.type == PPME_SOCKET_CONNECT_X && e->scap.nparams > 0 && evt_int(&e->scap, 0) < 0;
+	int64_t res;
+
+	if (e->scap.type != PPME_SOCKET_CONNECT_X || e->scap.nparams == 0)
+		return 0;
+	res = evt_int(&e->scap, 0);
+	return res < 0 && res != -115;
 }
 
 static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *f,

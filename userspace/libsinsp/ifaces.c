@@ -71,8 +71,8 @@ static const uint8_t *infer_ipv6(const struct scap_metadata *m, const uint8_t *p
 }
 
 /* a zero end of a connected socket is guessed from the interfaces: the
- * source from the peer, else the peer from the source (when both ends would
- * be the same address and port the tuple is left alone) */
+ * source from the peer, else (IPv4 only) the peer from the source; when
+ * both ends would be the same address and port the tuple is left alone */
 void iface_fill_zero_addr(const struct scap_metadata *m, struct sinsp_fdinfo *fdi)
 {
 	if (!m)
@@ -96,18 +96,12 @@ void iface_fill_zero_addr(const struct scap_metadata *m, struct sinsp_fdinfo *fd
 	} else if (fdi->type == SCAP_FD_IPV6_SOCK) {
 		const uint8_t *a;
 		int szero = memcmp(fdi->sip, v6_zero, 16) == 0;
-		int dzero = memcmp(fdi->dip, v6_zero, 16) == 0;
 
-		if (!szero && !dzero)
+		if (!szero)	/* IPv6: only the source is guessed */
 			return;
-		if (szero) {
-			a = infer_ipv6(m, fdi->dip);
-			if (memcmp(a, fdi->dip, 16) == 0 && fdi->sport == fdi->dport)
-				return;
-			memmove(fdi->sip, a, 16);
-		} else {
-			a = infer_ipv6(m, fdi->sip);
-			memmove(fdi->dip, a, 16);
-		}
+		a = infer_ipv6(m, fdi->dip);
+		if (memcmp(a, fdi->dip, 16) == 0 && fdi->sport == fdi->dport)
+			return;
+		memmove(fdi->sip, a, 16);
 	}
 }

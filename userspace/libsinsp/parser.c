@@ -788,8 +788,8 @@ static int is_zero(const uint8_t *p, size_t n)
 
 /* merge the addresses of a tuple into fdi (the reference's update of a
  * socket's addresses): a tuple equal to the current one or to its reverse
- * changes nothing (returns 0); the source end is overwritten; the peer end
- * only when it is still zero. A listening socket becoming a connection
+ * changes no address (and on IPv4 returns 0: nothing else happens); the
+ * source end is overwritten; the peer end only when it is still zero. A listening socket becoming a connection
  * starts with no peer (the reference reads its server port there: a bug of
  * its own, README "where we differ"). */
 static int merge_ip_tuple(struct sinsp_fdinfo *fdi, int32_t type, const uint8_t *sip, uint16_t sport,
@@ -803,7 +803,7 @@ static int merge_ip_tuple(struct sinsp_fdinfo *fdi, int32_t type, const uint8_t 
 		     fdi->dport == dport) ||
 		    (!memcmp(fdi->sip, dip, alen) && fdi->sport == dport && !memcmp(fdi->dip, sip, alen) &&
 		     fdi->dport == sport))) {
-		return 0;
+		return type == SCAP_FD_IPV6_SOCK;	/* IPv6 goes on (guess, swap, name) */
 	}
 	if (fdi->type != type) {
 		memset(fdi->sip, 0, sizeof(fdi->sip));
@@ -932,7 +932,7 @@ static void rename_from_tuple(struct sinsp *s, struct sinsp_evt *evt, const uint
 			guess_role(s, evt, fdi, incoming);
 		if (incoming ? fdi->is_role_client : fdi->is_server)
 			swap_addresses(fdi);
-		fd_tuple_name(fdi, name, sizeof(name));
+		fd_tuple_name_by_proto(fdi, name, sizeof(name));
 	} else if (fdi->type == SCAP_FD_UNIX_SOCK) {
 		fdinfo_set_unix_tuple_name(fdi, v, len);
 		return;
@@ -1002,10 +1002,13 @@ static void parse_bind_exit(struct sinsp_evt *evt)
 			fd_set_role_server(fdi);
 		}
 	} else if (v[0] == PPM_AF_INET6 && e->plen[1] >= 19) {
+		static const uint8_t any6[16];
+
 		memcpy(&port, v + 17, 2);
 		if (port > 0) {
 			memset(fdi->sip, 0, 16);
-			if (is_ipv4_mapped(v + 1)) {
+			/* "::" counts as IPv4-mapped for the reference */
+			if (is_ipv4_mapped(v + 1) || !memcmp(v + 1, any6, 16)) {
 				fdi->type = SCAP_FD_IPV4_SERVSOCK;
 				memcpy(fdi->sip, v + 13, 4);
 			} else {
@@ -1362,6 +1365,17 @@ static void parse_by_type(struct sinsp *s, struct sinsp_evt *evt)
 	}
 }
 
+/* FNV-1a of an fd name (fd.name_changed compares the name before and
+ * after parsing without copying it) */
+static uint64_t name_hash(const char *p)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	while (*p)
+		h = (h ^ (uint8_t)*p++) * 0x100000001b3ull;
+	return h;
+}
+
 void parse_event(struct sinsp *s, struct sinsp_evt *evt)
 {
 	struct sinsp_threadinfo *t;
@@ -1369,6 +1383,7 @@ void parse_event(struct sinsp *s, struct sinsp_evt *evt)
 	int filter_later = evt->info && (evt->info->flags & EF_MODIFIES_STATE);
 
 	reset(s, evt);
+	evt->fd_name_changed = 0;
 	if (s->capture_filter && !filter_later &&
 	    !s->capture_filter(s->capture_filter_ctx, s, evt)) {
 		evt->rejected = 1;
@@ -1384,7 +1399,10 @@ void parse_event(struct sinsp *s, struct sinsp_evt *evt)
 		    evt->scap.type != PPME_SYSCALL_WRITE_E)
 			t->lastevent_type = PPM_EVENT_MAX;
 	} else {
+		uint64_t before = evt->fdinfo ? name_hash(evt->fdinfo->name) : name_hash("");
+
 		parse_by_type(s, evt);
+		evt->fd_name_changed = evt->fdinfo && name_hash(evt->fdinfo->name) != before;
 		/* an fd created by the exit becomes the thread's last event fd
 		 * (the reference does so for the filtering engine: fd.num,
 		 * unpaired exits) */

@@ -708,7 +708,7 @@ static void render_fdlist(struct sinsp *s, struct sinsp_threadinfo *t, const uin
 		uint16_t fl = (uint16_t)render_load_u(p + off + 8, 2, 2);
 		struct sinsp_fdinfo *fi = render_thread_fd(s, t, fd);
 
-		sb_i64(out, fd);
+		sb_u64(out, (uint64_t)fd);	/* unsigned, as the reference: -1 is 2^64-1 */
 		sb_putc(out, ':');
 		sb_putc(out, fi ? sinsp_fd_typechar(fi) : '?');
 		sb_printf(out, "%x", fl);

@@ -93,6 +93,8 @@ struct sinsp_evt {
 	int rejected;
 	/* enter.pval/plen are filled on first use (sinsp_evt_enter_params) */
 	int enter_decoded;
+	/* fd.name_changed: parsing the event changed its fd's name */
+	int fd_name_changed;
 };
 
 struct sinsp_threadtable;

@@ -130,6 +130,7 @@ void iface_fill_zero_addr(const struct scap_metadata *m, struct sinsp_fdinfo *fd
 
 /* names: "sip:sport->dip:dport" / "ip:port" */
 void fd_tuple_name(const struct sinsp_fdinfo *fdi, char *buf, size_t size);
+void fd_tuple_name_by_proto(const struct sinsp_fdinfo *fdi, char *buf, size_t size);
 int is_ipv4_mapped(const uint8_t *a);
 /* PT_SOCKTUPLE / PT_SOCKADDR values rendered as sysdig does (PF_SIMPLE) */
 void ss_render_socktuple(const uint8_t *v, uint32_t len, char *buf, size_t size);

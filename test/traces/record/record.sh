@@ -52,8 +52,12 @@ bb() {
 rec() {
 	name=$1 pre=$2; shift 2
 	rm -f /tmp/go
+	wpids=
 	if [ "$pre" = pre ]; then
-		for w in "$@"; do /bin/wl "$w" pre /tmp/go & done
+		for w in "$@"; do
+			/bin/wl "$w" pre /tmp/go &
+			wpids="$wpids $!"
+		done
 		sleep 0.5
 	fi
 	echo "recording $name" >/dev/console
@@ -67,7 +71,7 @@ rec() {
 	sleep 1
 	if [ "$pre" = pre ]; then
 		touch /tmp/go
-		wait $(jobs -p | grep -v "^$spid\$")
+		wait $wpids
 	else
 		for w in "$@"; do
 			case $w in bb) bb ;; *) /bin/wl "$w" ;; esac
