@@ -154,10 +154,7 @@ static void ev_connect4(struct scap *h, int64_t fd, int64_t res, const char *ip,
 	ev_end(h, 0);
 	ev_begin(h, PPME_SOCKET_CONNECT_X, 100, 10);
 	ev_i64(h, res);
-	if (res < 0 && res != -115)
-		ev_bytes(h, "", 0);
-	else
-		ev_tuple4(h, sip, sport, ip, port);
+	ev_tuple4(h, sip, sport, ip, port);
 	ev_end(h, 0);
 }
 
@@ -365,20 +362,23 @@ static void local_end_by_address(void **st)
 	sinsp_close(s);
 }
 
-/* L + M: a failed connect: fd.name is its address (inet and unix), the
- * fd keeps its name and fd.name_changed is false; a sendto that names its
- * socket: true; an open: true */
+/* L + M: a failed connect: fd.name is its own tuple (inet and unix, as
+ * ref_failconn), the fd keeps its name and fd.name_changed is false; a
+ * sendto that names its socket: true; the same tuple again: false */
 static void failed_connect_and_name_changed(void **st)
 {
 	struct scap *h = machine();
 	struct sinsp_evt e;
 	struct sinsp *s;
-	uint8_t un[1 + 19] = { AF_UNIX_ };
+	uint8_t un[1 + 19] = { AF_UNIX_ }, untuple[17 + 19] = { AF_UNIX_ };
+	uint64_t peer = 0xffff8880064f8000ull;
 
 	(void)st;
 	memcpy(un + 1, "/tmp/no-such-socket", 19);
+	memcpy(untuple + 9, &peer, 8);
+	memcpy(untuple + 17, "/tmp/no-such-socket", 19);
 	ev_socket(h, AF_INET_, STREAM, 0, 3);
-	ev_connect4(h, 3, -111, "127.0.0.1", 1, NULL, 0);
+	ev_connect4(h, 3, -111, "127.0.0.1", 1, "0.0.0.0", 57120);
 	ev_socket(h, AF_UNIX_, STREAM, 0, 4);
 	ev_begin(h, PPME_SOCKET_CONNECT_E, 100, 9);
 	ev_i64(h, 4);
@@ -386,18 +386,19 @@ static void failed_connect_and_name_changed(void **st)
 	ev_end(h, 0);
 	ev_begin(h, PPME_SOCKET_CONNECT_X, 100, 10);
 	ev_i64(h, -2);
-	ev_bytes(h, "", 0);
+	ev_bytes(h, untuple, sizeof(untuple));
 	ev_end(h, 0);
 	ev_socket(h, AF_INET_, DGRAM, 0, 5);
 	ev_sendto4(h, 5, "0.0.0.0", 0, "127.0.0.1", 9);
 	ev_sendto4(h, 5, "127.0.0.1", 0, "127.0.0.1", 9);
 	s = open_mem(h);
 	next_type(s, &e, PPME_SOCKET_CONNECT_X);
-	assert_string_equal(fld(s, &e, "fd.name"), "127.0.0.1:1");
+	assert_string_equal(fld(s, &e, "fd.name"), "0.0.0.0:57120->127.0.0.1:1");
 	assert_string_equal(e.fdinfo->name, "");
 	assert_string_equal(fld(s, &e, "fd.name_changed"), "false");
 	next_type(s, &e, PPME_SOCKET_CONNECT_X);
-	assert_string_equal(fld(s, &e, "fd.name"), "/tmp/no-such-socket");
+	assert_string_equal(fld(s, &e, "fd.name"), "0->ffff8880064f8000 /tmp/no-such-socket");
+	assert_string_equal(e.fdinfo->name, "/tmp/no-such-socket");
 	assert_string_equal(fld(s, &e, "fd.name_changed"), "false");
 	next_type(s, &e, PPME_SOCKET_SOCKET_X);
 	assert_string_equal(fld(s, &e, "fd.name_changed"), "false");

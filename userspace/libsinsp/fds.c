@@ -770,14 +770,12 @@ void fdinfo_from_scap(struct sinsp_fdinfo *fdi, const struct scap_fdinfo *sfd, c
 		memcpy(fdi->sip, &sfd->info.ipv4serv.ip, 4);
 		fdi->sport = sfd->info.ipv4serv.port;
 		fdi->l4proto = sfd->info.ipv4serv.l4proto;
-		fd_set_role_server(fdi);	/* a listening socket serves */
 		fd_tuple_name(fdi, namebuf, nbsize);
 		break;
 	case SCAP_FD_IPV6_SERVSOCK:
 		memcpy(fdi->sip, sfd->info.ipv6serv.ip, 16);
 		fdi->sport = sfd->info.ipv6serv.port;
 		fdi->l4proto = sfd->info.ipv6serv.l4proto;
-		fd_set_role_server(fdi);
 		fd_tuple_name(fdi, namebuf, nbsize);
 		break;
 	case SCAP_FD_UNIX_SOCK:

@@ -840,16 +840,10 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 			return set_pad9(v, PT_RELTIME, lat % NS_PER_S);
 		if (f->id == F_EVT_LATENCY_QUANTIZED)	/* 1 + log10 scaled to a -1 wide screen */
 			return lat ? set_u(v, PT_UINT64, 1) : 0;
-		if (f->id == F_EVT_LATENCY_HUMAN) {
-			/* events without a thread repeat the reference's last text */
-			uint64_t *last = &((struct field_ref *)f)->state;
-
-			if (e->thread)
-				*last = lat + 1;
-			else if (!*last)
-				return set_str(v, "", 0);
-			return set_str(v, v->buf, fmt_human_ns(v->buf, sizeof(v->buf), *last - 1));
-		}
+		/* an event without a thread has latency 0 (the reference repeats
+		 * its last text there: README "where we differ") */
+		if (f->id == F_EVT_LATENCY_HUMAN)
+			return set_str(v, v->buf, fmt_human_ns(v->buf, sizeof(v->buf), lat));
 		return set_u(v, PT_RELTIME, lat);
 	}
 	case F_EVT_DELTATIME:
@@ -1169,9 +1163,9 @@ static int extract_proc(struct sinsp *s, struct sinsp_evt *e, const struct field
 	case F_PROC_NTHREADS: return set_u(v, PT_UINT32, m->nchildren + 1);
 	case F_PROC_NCHILDS: return set_u(v, PT_UINT32, t->nchildren);
 	case F_PROC_PPID: return set_i(v, PT_INT64, m->ptid);
-	case F_PROC_PNAME:
+	case F_PROC_PNAME:	/* the parent of the thread itself (its own ptid) */
 	case F_PROC_PCMDLINE:
-		p = sinsp_get_parent(s, m);
+		p = sinsp_get_parent(s, t);
 		if (!p)
 			return 0;
 		if (f->id == F_PROC_PNAME)
@@ -1211,10 +1205,10 @@ static int extract_proc(struct sinsp *s, struct sinsp_evt *e, const struct field
 			return 0;
 		return set_i(v, PT_INT64, id);
 	}
-	case F_PROC_DURATION:
-		if (!m->clone_ts)
+	case F_PROC_DURATION:	/* per thread, as the reference */
+		if (!t->clone_ts)
 			return 0;
-		return set_u(v, PT_RELTIME, e->scap.ts - m->clone_ts);
+		return set_u(v, PT_RELTIME, e->scap.ts - t->clone_ts);
 	case F_PROC_FDOPENCOUNT: {
 		uint64_t c = 0;
 		struct sinsp_fdtable *ft = sinsp_thread_fdtable(s, t);
@@ -1234,9 +1228,10 @@ static int extract_proc(struct sinsp *s, struct sinsp_evt *e, const struct field
 		v->d = m->fdlimit ? 100.0 * (double)c / (double)m->fdlimit : 0;
 		return 1;
 	}
-	case F_PROC_VMSIZE: return set_u(v, PT_UINT64, m->vmsize_kb);
-	case F_PROC_VMRSS: return set_u(v, PT_UINT64, m->vmrss_kb);
-	case F_PROC_VMSWAP: return set_u(v, PT_UINT64, m->vmswap_kb);
+	/* the thread's own counters (a switch updates its main thread's) */
+	case F_PROC_VMSIZE: return set_u(v, PT_UINT64, t->vmsize_kb);
+	case F_PROC_VMRSS: return set_u(v, PT_UINT64, t->vmrss_kb);
+	case F_PROC_VMSWAP: return set_u(v, PT_UINT64, t->vmswap_kb);
 	case F_THREAD_PFMAJOR: return set_u(v, PT_UINT64, t->pfmajor);
 	case F_THREAD_PFMINOR: return set_u(v, PT_UINT64, t->pfminor);
 	case F_THREAD_TID: return set_i(v, PT_INT64, t->tid);
@@ -1273,10 +1268,11 @@ static int extract_proc(struct sinsp *s, struct sinsp_evt *e, const struct field
 	case F_PROC_VPID: return t->vpid < 0 ? 0 : set_i(v, PT_INT64, t->vpid);
 	case F_THREAD_CPU: case F_THREAD_CPU_USER: case F_THREAD_CPU_SYSTEM:
 		return extract_thread_cpu(e, f, v);
-	case F_THREAD_VMSIZE: return set_u(v, PT_UINT64, t->vmsize_kb);
-	case F_THREAD_VMRSS: return set_u(v, PT_UINT64, t->vmrss_kb);
-	case F_THREAD_VMSIZE_B: return set_u(v, PT_UINT64, (uint64_t)t->vmsize_kb * 1024);
-	case F_THREAD_VMRSS_B: return set_u(v, PT_UINT64, (uint64_t)t->vmrss_kb * 1024);
+	/* thread.vm*: the main thread's counters, 0 on the other threads */
+	case F_THREAD_VMSIZE: return set_u(v, PT_UINT64, t == m ? t->vmsize_kb : 0);
+	case F_THREAD_VMRSS: return set_u(v, PT_UINT64, t == m ? t->vmrss_kb : 0);
+	case F_THREAD_VMSIZE_B: return set_u(v, PT_UINT64, t == m ? (uint64_t)t->vmsize_kb * 1024 : 0);
+	case F_THREAD_VMRSS_B: return set_u(v, PT_UINT64, t == m ? (uint64_t)t->vmrss_kb * 1024 : 0);
 	case F_PROC_SID: return set_i(v, PT_INT64, t->sid);
 	case F_PROC_SNAME: {	/* the highest ancestor chain member in the same session */
 		struct sinsp_threadinfo *q;
@@ -1624,6 +1620,7 @@ static int creator_name(struct sinsp *s, struct sinsp_evt *e, struct sbuf *out)
 	switch (type) {
 	case PPME_SYSCALL_OPEN_X: case PPME_SYSCALL_CREAT_X: case PPME_SOCKET_ACCEPT_X:
 	case PPME_SOCKET_ACCEPT_5_X: case PPME_SOCKET_ACCEPT4_X: case PPME_SOCKET_ACCEPT4_5_X:
+	case PPME_SOCKET_CONNECT_X:	/* failed: its tuple, any family */
 		if (src->nparams < 2)
 			return 1;
 		val = scratch();
@@ -1631,17 +1628,6 @@ static int creator_name(struct sinsp *s, struct sinsp_evt *e, struct sbuf *out)
 		if (!out->len)
 			sb_put(out, val->p ? val->p : "", val->len);
 		return 1;
-	case PPME_SOCKET_CONNECT_X:	/* failed: the address it was given */
-		if (!e->has_enter || e->thread->stored_type != e->enter.type ||
-		    sinsp_evt_enter_params(e) || e->enter.nparams < 2)
-			return 1;
-	{
-		char addr[SINSP_MAX_PATH + 64];
-
-		ss_render_sockaddr(e->enter.pval[1], e->enter.plen[1], addr, sizeof(addr));
-		sb_puts(out, addr);
-		return 1;
-	}
 	case PPME_SYSCALL_OPENAT_X:
 		if (!e->has_enter || e->thread->stored_type != e->enter.type ||
 		    sinsp_evt_enter_params(e))
@@ -1749,8 +1735,8 @@ const char *field_fd_type(struct sinsp *s, struct sinsp_evt *e)
 	return fd ? fd_type_name(fd->type) : NULL;
 }
 
-/* a connect exit that failed (EINPROGRESS is no failure) names its fd
- * after its address */
+/* a connect exit that failed (EINPROGRESS is no failure): its fd.name is
+ * its own tuple argument, its fd keeps its name */
 static int failed_connect(const struct sinsp_evt *e)
 {
 	int64_t res;
@@ -1833,8 +1819,15 @@ static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_r
 		return set_u(v, PT_PORT, fd_is_serv(fd) ? fd->sport : fd->dport);
 	case F_FD_CPORT:
 	case F_FD_CPROTO:
-		if (!fd_is_ip(fd) || fd_is_serv(fd) || no_port_yet(fd))
+		if (!fd_is_ip(fd) || no_port_yet(fd))
 			return 0;
+		/* a listening socket bound during the capture (role server)
+		 * has client port 0 in the reference; one of the /proc
+		 * snapshot (no role) has none */
+		if (fd_is_serv(fd) && (fd_role_none(fd) || f->id == F_FD_CPROTO))
+			return 0;
+		if (fd_is_serv(fd))
+			return set_u(v, PT_PORT, 0);
 		if (f->id == F_FD_CPROTO)
 			return set_proto(v, fd->sport, fd->l4proto);
 		return set_u(v, PT_PORT, fd->sport);

@@ -70,9 +70,9 @@ static const uint8_t *infer_ipv6(const struct scap_metadata *m, const uint8_t *p
 	return v6_zero;
 }
 
-/* a zero end of a connected socket is guessed from the interfaces: the
- * source from the peer, else (IPv4 only) the peer from the source; when
- * both ends would be the same address and port the tuple is left alone */
+/* a zero end of a socket tuple is guessed from the interfaces: the source
+ * from the peer, else the peer from the source; when both ends would be
+ * the same address and port the tuple is left alone */
 void iface_fill_zero_addr(const struct scap_metadata *m, struct sinsp_fdinfo *fdi)
 {
 	if (!m)
@@ -96,12 +96,17 @@ void iface_fill_zero_addr(const struct scap_metadata *m, struct sinsp_fdinfo *fd
 	} else if (fdi->type == SCAP_FD_IPV6_SOCK) {
 		const uint8_t *a;
 		int szero = memcmp(fdi->sip, v6_zero, 16) == 0;
+		int dzero = memcmp(fdi->dip, v6_zero, 16) == 0;
 
-		if (!szero)	/* IPv6: only the source is guessed */
+		if (!szero && !dzero)
 			return;
-		a = infer_ipv6(m, fdi->dip);
-		if (memcmp(a, fdi->dip, 16) == 0 && fdi->sport == fdi->dport)
-			return;
-		memmove(fdi->sip, a, 16);
+		if (szero) {
+			a = infer_ipv6(m, fdi->dip);
+			if (memcmp(a, fdi->dip, 16) == 0 && fdi->sport == fdi->dport)
+				return;
+			memmove(fdi->sip, a, 16);
+		} else {
+			memmove(fdi->dip, infer_ipv6(m, fdi->sip), 16);
+		}
 	}
 }

@@ -143,7 +143,6 @@ static int libsinsp_stores(const struct scap_evt *e)
 	case PPME_SYSCALL_PRLIMIT_E:
 	case PPME_SOCKET_SENDMSG_E:
 	case PPME_SOCKET_SENDTO_E:
-	case PPME_SOCKET_CONNECT_E:
 	case PPME_SYSCALL_SENDFILE_E:
 	case PPME_SYSCALL_SETRESUID_E:
 	case PPME_SYSCALL_SETRESGID_E:
@@ -788,8 +787,8 @@ static int is_zero(const uint8_t *p, size_t n)
 
 /* merge the addresses of a tuple into fdi (the reference's update of a
  * socket's addresses): a tuple equal to the current one or to its reverse
- * changes no address (and on IPv4 returns 0: nothing else happens); the
- * source end is overwritten; the peer end only when it is still zero. A listening socket becoming a connection
+ * changes nothing (returns 0); the source end is overwritten; the peer
+ * address and the peer port each only when it is still zero. A listening socket becoming a connection
  * starts with no peer (the reference reads its server port there: a bug of
  * its own, README "where we differ"). */
 static int merge_ip_tuple(struct sinsp_fdinfo *fdi, int32_t type, const uint8_t *sip, uint16_t sport,
@@ -803,7 +802,7 @@ static int merge_ip_tuple(struct sinsp_fdinfo *fdi, int32_t type, const uint8_t 
 		     fdi->dport == dport) ||
 		    (!memcmp(fdi->sip, dip, alen) && fdi->sport == dport && !memcmp(fdi->dip, sip, alen) &&
 		     fdi->dport == sport))) {
-		return type == SCAP_FD_IPV6_SOCK;	/* IPv6 goes on (guess, swap, name) */
+		return 0;
 	}
 	if (fdi->type != type) {
 		memset(fdi->sip, 0, sizeof(fdi->sip));
@@ -813,51 +812,75 @@ static int merge_ip_tuple(struct sinsp_fdinfo *fdi, int32_t type, const uint8_t 
 	fdi->type = type;
 	memcpy(fdi->sip, sip, alen);
 	fdi->sport = sport;
-	if (is_zero(fdi->dip, alen) && fdi->dport == 0) {
+	if (is_zero(fdi->dip, alen))
 		memcpy(fdi->dip, dip, alen);
+	if (fdi->dport == 0)
 		fdi->dport = dport;
-	}
 	return 1;
 }
 
 /* fill the addresses of fdi from a PT_SOCKTUPLE value (update_fd); 1 when
- * the fd changed */
-static int update_fd_tuple(struct sinsp_fdinfo *fdi, const uint8_t *v, uint32_t len)
+ * the fd changed.  With ifs, a zero address left in the socket is then
+ * guessed from the interfaces (what reads and writes do; connect does not). */
+static int update_fd_tuple_ifs(struct sinsp_fdinfo *fdi, const uint8_t *v, uint32_t len,
+			       const struct scap_metadata *ifs)
 {
-	uint16_t sport, dport;
+	struct sinsp_fdinfo t;
+	size_t alen = 16;
 
 	if (len == 0)
 		return 0;
+	memset(&t, 0, sizeof(t));
 	if (v[0] == PPM_AF_INET && len >= 13) {
-		memcpy(&sport, v + 5, 2);
-		memcpy(&dport, v + 11, 2);
-		return merge_ip_tuple(fdi, SCAP_FD_IPV4_SOCK, v + 1, sport, v + 7, dport, 4);
+		t.type = SCAP_FD_IPV4_SOCK;
+		memcpy(t.sip, v + 1, 4);
+		memcpy(&t.sport, v + 5, 2);
+		memcpy(t.dip, v + 7, 4);
+		memcpy(&t.dport, v + 11, 2);
+		alen = 4;
 	} else if (v[0] == PPM_AF_INET6 && len >= 37) {
-		memcpy(&sport, v + 17, 2);
-		memcpy(&dport, v + 35, 2);
-		if (is_ipv4_mapped(v + 1) && is_ipv4_mapped(v + 19))
-			return merge_ip_tuple(fdi, SCAP_FD_IPV4_SOCK, v + 13, sport, v + 31, dport, 4);
-		return merge_ip_tuple(fdi, SCAP_FD_IPV6_SOCK, v + 1, sport, v + 19, dport, 16);
+		memcpy(&t.sport, v + 17, 2);
+		memcpy(&t.dport, v + 35, 2);
+		if (is_ipv4_mapped(v + 1) && is_ipv4_mapped(v + 19)) {
+			t.type = SCAP_FD_IPV4_SOCK;
+			memcpy(t.sip, v + 13, 4);
+			memcpy(t.dip, v + 31, 4);
+			alen = 4;
+		} else {
+			t.type = SCAP_FD_IPV6_SOCK;
+			memcpy(t.sip, v + 1, 16);
+			memcpy(t.dip, v + 19, 16);
+		}
 	} else if (v[0] == PPM_AF_UNIX && len >= 17) {
 		fdi->type = SCAP_FD_UNIX_SOCK;
 		memcpy(&fdi->unix_src, v + 1, 8);
 		memcpy(&fdi->unix_dst, v + 9, 8);
 		return 1;
+	} else {
+		return 0;
 	}
-	return 0;
+	if (!merge_ip_tuple(fdi, t.type, t.sip, t.sport, t.dip, t.dport, alen))
+		return 0;
+	if (ifs)
+		iface_fill_zero_addr(ifs, fdi);
+	return 1;
 }
 
-/* the socket's addresses as a read/write call sees them: an IP socket with
- * no protocol yet is UDP (a TCP one cannot change its addresses) */
+static int update_fd_tuple(struct sinsp_fdinfo *fdi, const uint8_t *v, uint32_t len)
+{
+	return update_fd_tuple_ifs(fdi, v, len, NULL);
+}
+
+/* the socket's addresses as a read/write call sees them: zero addresses
+ * guessed, an IP socket with no protocol yet is UDP (a TCP one cannot
+ * change its addresses) */
 static int update_fd_tuple_rw(struct sinsp *s, struct sinsp_fdinfo *fdi, const uint8_t *v, uint32_t len)
 {
-	if (!update_fd_tuple(fdi, v, len))
+	if (!update_fd_tuple_ifs(fdi, v, len, s->meta))
 		return 0;
-	if (fdi->type == SCAP_FD_IPV4_SOCK || fdi->type == SCAP_FD_IPV6_SOCK) {
-		iface_fill_zero_addr(s->meta, fdi);
-		if (fdi->l4proto == SCAP_L4_UNKNOWN)
-			fdi->l4proto = SCAP_L4_UDP;
-	}
+	if ((fdi->type == SCAP_FD_IPV4_SOCK || fdi->type == SCAP_FD_IPV6_SOCK) &&
+	    fdi->l4proto == SCAP_L4_UNKNOWN)
+		fdi->l4proto = SCAP_L4_UDP;
 	return 1;
 }
 
@@ -925,6 +948,12 @@ static void rename_from_tuple(struct sinsp *s, struct sinsp_evt *evt, const uint
 
 	if (fdi->name[0] && fdi->l4proto == SCAP_L4_TCP && fdi->type == SCAP_FD_IPV4_SOCK)
 		return;
+	if (fdi->type == SCAP_FD_IPV6_SERVSOCK && len && v[0] == PPM_AF_INET6) {
+		/* an IPv6 listening socket stays one: only its name follows */
+		ss_render_socktuple(v, len, name, sizeof(name));
+		fdinfo_set_name(fdi, name);
+		return;
+	}
 	if (!update_fd_tuple_rw(s, fdi, v, len))
 		return;
 	if (fdi->type == SCAP_FD_IPV4_SOCK || fdi->type == SCAP_FD_IPV6_SOCK) {
