@@ -84,7 +84,9 @@ NONDET_REASON = {
               'on three runs) as the device of socket and pipe fds',
 }
 NONDET_REASON['fd.dev.major'] = NONDET_REASON['fd.dev.minor'] = NONDET_REASON['fd.dev']
-NONDET_ALSO = {('connect_localhost', 'fd.dev.major'), ('ref029_net_small', 'fd.dev.major')}
+NONDET_ALSO = {('connect_localhost', 'fd.dev.major'), ('ref029_net_small', 'fd.dev.major')} | {
+    (t, 'fd.dev.major') for t in ('ref_net4', 'ref_net6', 'ref_failconn', 'ref_presock',
+                                  'ref_threads', 'ref_pidns', 'ref_busybox')}
 
 
 def fields_from_reference(ref):

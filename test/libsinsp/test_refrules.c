@@ -4,8 +4,11 @@
  * event streams built in memory (memengine.c): socket tuple merging and
  * naming (F, E), zero addresses filled from the interfaces (G), role
  * guessing (H), socket() types (I), sockets without role (J), local ends
- * (K), failed connects (L), fd.name_changed (M).  Every value is the one
- * the reference prints on the same sequence in the ref_* traces.
+ * (K), failed connects (L), fd.name_changed (M), per-thread process
+ * fields (B); and the true values where the reference reads memory wrong
+ * (C: group.gid, E: a listening socket's peer, O: evt.latency.human).
+ * Every other value is the one the reference prints on the same sequence
+ * in the ref_* traces.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -409,6 +412,91 @@ static void failed_connect_and_name_changed(void **st)
 	sinsp_close(s);
 }
 
+/* B: proc.vmsize/vmrss/vmswap and proc.duration are the thread's own;
+ * thread.vmsize/vmrss the main thread's, 0 on other threads; proc.pname
+ * follows the thread's own ptid.  C: group.gid is the 32-bit gid, not
+ * gid + children * 2^32 (the reference: 8589934591 for gid -1 with one
+ * child) */
+static void per_thread_fields(void **st)
+{
+	struct scap *h = mem_open();
+	struct scap_threadinfo *m, *t;
+	struct sinsp_evt e;
+	struct sinsp *s;
+
+	(void)st;
+	mem_thread(h, 1, 1, 0, "init", "/");
+	mem_thread(h, 50, 50, 1, "sh", "/");
+	m = mem_thread(h, 100, 100, 50, "wl", "/");
+	t = mem_thread(h, 101, 100, 1, "wl", "/");
+	m->vmsize_kb = 1000;
+	m->vmrss_kb = 400;
+	m->vmswap_kb = 7;
+	m->gid = 0xffffffffu;
+	t->vmsize_kb = 500;
+	t->vmrss_kb = 200;
+	t->vmswap_kb = 3;
+	t->gid = 0xffffffffu;
+	ev_begin(h, PPME_SYSCALL_CLOSE_E, 101, 1);
+	ev_i64(h, 9);
+	ev_end(h, 0);
+	ev_begin(h, PPME_SYSCALL_CLOSE_E, 100, 2);
+	ev_i64(h, 9);
+	ev_end(h, 0);
+	s = open_mem(h);
+	assert_int_equal(sinsp_next(s, &e), SCAP_SUCCESS);
+	assert_string_equal(fld(s, &e, "proc.vmsize"), "500");
+	assert_string_equal(fld(s, &e, "proc.vmrss"), "200");
+	assert_string_equal(fld(s, &e, "proc.vmswap"), "3");
+	assert_string_equal(fld(s, &e, "thread.vmsize"), "0");
+	assert_string_equal(fld(s, &e, "thread.vmrss"), "0");
+	assert_string_equal(fld(s, &e, "proc.pname"), "init");
+	assert_string_equal(fld(s, &e, "group.gid"), "4294967295");
+	assert_int_equal(sinsp_next(s, &e), SCAP_SUCCESS);
+	assert_string_equal(fld(s, &e, "proc.vmsize"), "1000");
+	assert_string_equal(fld(s, &e, "thread.vmsize"), "1000");
+	assert_string_equal(fld(s, &e, "thread.vmrss"), "400");
+	assert_string_equal(fld(s, &e, "proc.pname"), "sh");
+	assert_string_equal(fld(s, &e, "proc.pcmdline"), "sh");
+	/* the main thread has a child (101): still the plain gid */
+	assert_string_equal(fld(s, &e, "group.gid"), "4294967295");
+	sinsp_close(s);
+}
+
+/* O: an event without a thread has latency 0: "0ns", whatever was
+ * formatted before (the reference repeats its last text) */
+static void latency_human_without_thread(void **st)
+{
+	struct scap *h = mem_open();
+	struct sinsp_evt e;
+	struct sinsp *s;
+
+	(void)st;
+	mem_thread(h, 100, 100, 1, "wl", "/");
+	ev_begin(h, PPME_SYSCALL_CLOSE_E, 100, 1000);
+	ev_i64(h, 9);
+	ev_end(h, 0);
+	ev_begin(h, PPME_SYSCALL_CLOSE_X, 100, 1001000);
+	ev_i64(h, -9);
+	ev_end(h, 0);
+	ev_begin(h, PPME_SCHEDSWITCH_6_E, 0, 1002000);	/* no thread: tid 0 */
+	ev_i64(h, 100);
+	ev_i64(h, 0);
+	ev_i64(h, 0);
+	ev_u32(h, 0);
+	ev_u32(h, 0);
+	ev_u32(h, 0);
+	ev_end(h, 0);
+	s = open_mem(h);
+	assert_int_equal(sinsp_next(s, &e), SCAP_SUCCESS);
+	assert_int_equal(sinsp_next(s, &e), SCAP_SUCCESS);
+	assert_string_equal(fld(s, &e, "evt.latency.human"), "1.00ms");
+	assert_int_equal(sinsp_next(s, &e), SCAP_SUCCESS);
+	assert_null(e.thread);
+	assert_string_equal(fld(s, &e, "evt.latency.human"), "0ns");
+	sinsp_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -420,6 +508,8 @@ int main(void)
 		cmocka_unit_test(no_role_no_ports),
 		cmocka_unit_test(local_end_by_address),
 		cmocka_unit_test(failed_connect_and_name_changed),
+		cmocka_unit_test(per_thread_fields),
+		cmocka_unit_test(latency_human_without_thread),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

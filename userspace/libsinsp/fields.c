@@ -1479,8 +1479,8 @@ static int local_is_source(struct sinsp *s, const struct sinsp_fdinfo *fd)
 	return addr_is_local(s, fd, fd->sip);
 }
 
-/* a connected IP socket that has no role yet has no client/server port
- * (raw sockets have theirs) */
+/* an IP socket that has no role yet has no addresses or ports in the
+ * reference (raw sockets have theirs) */
 static int no_port_yet(const struct sinsp_fdinfo *fd)
 {
 	return (fd->type == SCAP_FD_IPV4_SOCK || fd->type == SCAP_FD_IPV6_SOCK) && fd_role_none(fd) &&
@@ -1623,11 +1623,15 @@ static int creator_name(struct sinsp *s, struct sinsp_evt *e, struct sbuf *out)
 	case PPME_SOCKET_CONNECT_X:	/* failed: its tuple, any family */
 		if (src->nparams < 2)
 			return 1;
+	{
+		size_t start = out->len;	/* after a "container:" prefix */
+
 		val = scratch();
 		render_param(s, e, 1, g_render_opts.bufmode, 0, val, out);
-		if (!out->len)
+		if (out->len == start)
 			sb_put(out, val->p ? val->p : "", val->len);
 		return 1;
+	}
 	case PPME_SYSCALL_OPENAT_X:
 		if (!e->has_enter || e->thread->stored_type != e->enter.type ||
 		    sinsp_evt_enter_params(e))
@@ -1794,22 +1798,24 @@ static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_r
 		return set_ip(v, fd, fd->sip);
 	case F_FD_CIP:
 	case F_FD_CNET:
-		if (!fd_is_ip(fd) || fd_is_serv(fd))
+		if (!fd_is_ip(fd) || fd_is_serv(fd) || no_port_yet(fd))
 			return 0;
 		return set_ip(v, fd, fd->sip);
 	case F_FD_SIP:
-	case F_FD_SNET:	/* none on listening sockets, as the reference */
-		if (!fd_is_ip(fd) || fd_is_serv(fd))
+	case F_FD_SNET:	/* a listening socket: its address once it has the
+			 * server role (bound during the capture), none from
+			 * the /proc snapshot, as the reference */
+		if (!fd_is_ip(fd) || (fd_is_serv(fd) && fd_role_none(fd)) || no_port_yet(fd))
 			return 0;
-		return set_ip(v, fd, fd->dip);
+		return set_ip(v, fd, fd_is_serv(fd) ? fd->sip : fd->dip);
 	case F_FD_LIP:
 	case F_FD_LNET:
-		if (!fd_is_ip(fd) || fd_is_serv(fd))
+		if (!fd_is_ip(fd) || fd_is_serv(fd) || no_port_yet(fd))
 			return 0;
 		return set_ip(v, fd, local_is_source(s, fd) ? fd->sip : fd->dip);
 	case F_FD_RIP:
 	case F_FD_RNET:
-		if (!fd_is_ip(fd) || fd_is_serv(fd))
+		if (!fd_is_ip(fd) || fd_is_serv(fd) || no_port_yet(fd))
 			return 0;
 		return set_ip(v, fd, local_is_source(s, fd) ? fd->dip : fd->sip);
 	case F_FD_PORT:
@@ -1822,12 +1828,12 @@ static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_r
 		if (!fd_is_ip(fd) || no_port_yet(fd))
 			return 0;
 		/* a listening socket bound during the capture (role server)
-		 * has client port 0 in the reference; one of the /proc
-		 * snapshot (no role) has none */
-		if (fd_is_serv(fd) && (fd_role_none(fd) || f->id == F_FD_CPROTO))
+		 * has client port 0 (and protocol "") in the reference; one
+		 * of the /proc snapshot (no role) has none */
+		if (fd_is_serv(fd) && fd_role_none(fd))
 			return 0;
 		if (fd_is_serv(fd))
-			return set_u(v, PT_PORT, 0);
+			return f->id == F_FD_CPROTO ? set_str(v, "", 0) : set_u(v, PT_PORT, 0);
 		if (f->id == F_FD_CPROTO)
 			return set_proto(v, fd->sport, fd->l4proto);
 		return set_u(v, PT_PORT, fd->sport);
@@ -1852,7 +1858,7 @@ static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_r
 		return set_u(v, PT_PORT, local_is_source(s, fd) ? fd->sport : fd->dport);
 	case F_FD_RPORT:
 	case F_FD_RPROTO:
-		if (!fd_is_ip(fd) || fd_is_serv(fd))
+		if (!fd_is_ip(fd) || fd_is_serv(fd) || no_port_yet(fd))
 			return 0;
 		if (f->id == F_FD_RPROTO)
 			return set_proto(v, local_is_source(s, fd) ? fd->dport : fd->sport, fd->l4proto);
@@ -1951,15 +1957,15 @@ static int extract_fdlist(struct sinsp *s, struct sinsp_evt *e, const struct fie
 			any = 1;
 			continue;
 		}
-		if (!fd)
-			continue;
-		if (f->id == F_FDLIST_NAMES) {
+		if (f->id == F_FDLIST_NAMES) {	/* unknown or nameless: "<NA>" */
 			if (any)
 				sb_putc(b, ',');
-			sb_puts(b, fd->name);
+			sb_puts(b, fd && fd->name[0] ? fd->name : "<NA>");
 			any = 1;
 			continue;
 		}
+		if (!fd)
+			continue;
 		if (!fd_is_ip(fd) || fd_is_serv(fd))
 			continue;
 		if (any)

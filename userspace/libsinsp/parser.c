@@ -1052,8 +1052,8 @@ static void parse_bind_exit(struct sinsp_evt *evt)
 	fdinfo_set_name(fdi, name);
 }
 
-/* connect enter: an IPv4 address is the peer from now on (IPv6 keeps the
- * peer of an earlier connect, as the reference); a unix one names the fd */
+/* connect enter: an IP address is the peer from now on (a reconnect
+ * changes it: ref_net6); a unix one names the fd */
 static void parse_connect_enter(struct sinsp_evt *evt)
 {
 	const struct scap_evt *e = &evt->scap;
@@ -1068,6 +1068,16 @@ static void parse_connect_enter(struct sinsp_evt *evt)
 		fdi->type = SCAP_FD_IPV4_SOCK;
 		memcpy(fdi->dip, v + 1, 4);
 		memcpy(&fdi->dport, v + 5, 2);
+	} else if (v[0] == PPM_AF_INET6 && e->plen[1] >= 19) {
+		if (is_ipv4_mapped(v + 1)) {
+			fdi->type = SCAP_FD_IPV4_SOCK;
+			memset(fdi->dip, 0, 16);
+			memcpy(fdi->dip, v + 13, 4);
+		} else {
+			fdi->type = SCAP_FD_IPV6_SOCK;
+			memcpy(fdi->dip, v + 1, 16);
+		}
+		memcpy(&fdi->dport, v + 17, 2);
 	} else if (v[0] == PPM_AF_UNIX) {
 		ss_render_sockaddr(v, e->plen[1], name, sizeof(name));
 		fdinfo_set_name(fdi, name);
