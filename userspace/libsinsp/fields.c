@@ -241,6 +241,32 @@ static int parse_arg(const char *t, struct field_ref *out, char *err, size_t err
 		if (t[0] != '[')
 			return SYNTAX_ERROR;
 		return parse_checked_index(t, out, err, errlen);
+	case F_K8S_POD_LABEL: case F_K8S_RC_LABEL: case F_K8S_SVC_LABEL: case F_K8S_NS_LABEL:
+	case F_K8S_RS_LABEL: case F_K8S_DEPLOYMENT_LABEL: case F_MESOS_TASK_LABEL:
+	case F_MARATHON_APP_LABEL:	/* only ".label.KEY" */
+		if (t[0] == '[')
+			goto bad;
+		break;
+	case F_CONTAINER_MOUNT: case F_CONTAINER_MOUNT_SOURCE: case F_CONTAINER_MOUNT_DEST:
+	case F_CONTAINER_MOUNT_MODE: case F_CONTAINER_MOUNT_RDWR:
+	case F_CONTAINER_MOUNT_PROPAGATION:	/* only "[N]" or "[PATH]" */
+		if (t[0] == '.')
+			goto bad;
+		break;
+	case F_SPAN_TAG: case F_SPAN_ARG: case F_EVTIN_SPAN_TAG: case F_EVTIN_SPAN_ARG:
+	case F_EVTIN_SPAN_P_TAG: case F_EVTIN_SPAN_P_ARG: case F_EVTIN_SPAN_S_TAG:
+	case F_EVTIN_SPAN_S_ARG: case F_EVTIN_SPAN_M_TAG: case F_EVTIN_SPAN_M_ARG:
+		if (t[0] == '[')	/* an index must be a number */
+			return parse_checked_index(t, out, err, errlen);
+		if (t[0] == '.' && out->id == F_SPAN_TAG) {
+			snprintf(err, errlen, "invalid syntax for span.tag");
+			return -1;
+		}
+		if (t[0] == '.' && out->id != F_SPAN_ARG) {
+			snprintf(err, errlen, "unknown event argument %s", t + 1);
+			return -1;
+		}
+		break;
 	default:
 		break;
 	}
