@@ -5,7 +5,7 @@
  * naming (F, E), zero addresses filled from the interfaces (G), role
  * guessing (H), socket() types (I), sockets without role (J), local ends
  * (K), failed connects (L), fd.name_changed (M), per-thread process
- * fields (B); and the true values where the reference reads memory wrong
+ * fields (B), threads of unknown processes (A); and the true values where the reference reads memory wrong
  * (C: group.gid, E: a listening socket's peer, O: evt.latency.human).
  * Every other value is the one the reference prints on the same sequence
  * in the ref_* traces.
@@ -497,6 +497,57 @@ static void latency_human_without_thread(void **st)
 	sinsp_close(s);
 }
 
+/* A: the first event of a thread created before anything of its process
+ * was seen is its own clone exit (res 0, CLONE_THREAD): the process (pid
+ * 200) is made from that event: its command, exe and args, loginuid 0,
+ * no fd limit (the ps chisel's FDLIMIT 4294967295) */
+static void thread_of_unknown_process(void **st)
+{
+	struct scap *h = mem_open();
+	struct sinsp_threadinfo *p;
+	struct sinsp_evt e;
+	struct sinsp *s;
+
+	(void)st;
+	mem_thread(h, 1, 1, 0, "init", "/");
+	ev_begin(h, PPME_SYSCALL_CLONE_20_X, 201, 51);
+	ev_i64(h, 0);
+	ev_str(h, "/usr/bin/worker");
+	ev_bytes(h, "-v\0", 3);
+	ev_i64(h, 201);
+	ev_i64(h, 200);
+	ev_i64(h, 200);
+	ev_str(h, "/");
+	ev_i64(h, 1024);
+	ev_i64(h, 0);
+	ev_i64(h, 5);
+	ev_u32(h, 100);
+	ev_u32(h, 50);
+	ev_u32(h, 0);
+	ev_str(h, "worker");
+	ev_bytes(h, "cpu=/\0", 6);
+	ev_u32(h, (1u << 13) | 1u);	/* CLONE_THREAD | CLONE_FILES */
+	ev_u32(h, 0);
+	ev_u32(h, 0);
+	ev_i64(h, 201);
+	ev_i64(h, 200);
+	ev_end(h, 0);
+	s = open_mem(h);
+	assert_int_equal(sinsp_next(s, &e), SCAP_SUCCESS);
+	assert_non_null(e.thread);
+	assert_int_equal(e.thread->tid, 201);
+	assert_string_equal(fld(s, &e, "proc.pid"), "200");
+	assert_string_equal(fld(s, &e, "proc.pname"), "worker");
+	assert_string_equal(fld(s, &e, "proc.pcmdline"), "worker -v");
+	p = sinsp_get_thread(s, 200);
+	assert_non_null(p);
+	assert_string_equal(p->comm, "worker");
+	assert_string_equal(p->exe, "/usr/bin/worker");
+	assert_int_equal(p->loginuid, 0);
+	assert_int_equal((uint32_t)p->fdlimit, 4294967295u);
+	sinsp_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -510,6 +561,7 @@ int main(void)
 		cmocka_unit_test(failed_connect_and_name_changed),
 		cmocka_unit_test(per_thread_fields),
 		cmocka_unit_test(latency_human_without_thread),
+		cmocka_unit_test(thread_of_unknown_process),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -443,6 +443,17 @@ static void parse_clone_exit(struct sinsp *s, struct sinsp_evt *evt)
 			collision = 1;
 		}
 	}
+	if (inverted && (flags & PPM_CL_CLONE_THREAD) && !thread_find(s, tid)) {
+		/* a new thread of an unknown process: the reference makes the
+		 * main thread from the event (command, exe, args; loginuid 0) */
+		parent = thread_get_or_create(s, tid);
+		if (parent) {
+			copy_named_str(e, "exe", &parent->exe);
+			copy_named_str(e, "comm", &parent->comm);
+			copy_named_buf(e, "args", &parent->args, &parent->args_len);
+			parent->loginuid = 0;
+		}
+	}
 	parent = thread_get_or_create(s, tid);
 	t = thread_new();
 	if (!t)
