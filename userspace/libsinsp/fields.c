@@ -1755,6 +1755,11 @@ static struct sinsp_fdinfo *event_fd(struct sinsp *s, struct sinsp_evt *e)
 	return thread_fd(s, t, t->lastevent_fd);
 }
 
+struct sinsp_fdinfo *field_fd(struct sinsp *s, struct sinsp_evt *e)
+{
+	return fd_fields_exist(e) ? event_fd(s, e) : NULL;
+}
+
 const char *field_fd_type(struct sinsp *s, struct sinsp_evt *e)
 {
 	struct sinsp_fdinfo *fd;

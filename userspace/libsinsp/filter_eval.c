@@ -299,9 +299,13 @@ static int eval_ancestors(struct filter *f, struct sinsp *s, struct sinsp_evt *e
 /* fd.ip / fd.net / fd.port / fd.proto: true when either address (port) of
  * a connected-or-not socket matches, or the address of a listening one;
  * false for other fds */
-static int eval_fdaddr(struct filter *f, struct sinsp_evt *e, const struct fnode *c)
+/* fd.ip/fd.net/fd.port/fd.proto: either end of the fd the fd.* fields
+ * read (not only the event's own: an exit whose enter was filtered out
+ * still has its thread's last fd, so the result does not depend on what
+ * the filter evaluated before) */
+static int eval_fdaddr(struct filter *f, struct sinsp *s, struct sinsp_evt *e, const struct fnode *c)
 {
-	const struct sinsp_fdinfo *fd = e->fdinfo;
+	const struct sinsp_fdinfo *fd = field_fd(s, e);
 	struct field_value *v = &f->tmp;
 	int v6, serv, k;
 
@@ -372,7 +376,7 @@ static int eval_check(struct filter *f, struct sinsp *s, struct sinsp_evt *e,
 		return ts >= t - d && ts <= t + d;
 	}
 	case SP_FDADDR:
-		return eval_fdaddr(f, e, c);
+		return eval_fdaddr(f, s, e, c);
 	}
 	v = slot_value(f, s, e, c->slot);
 	return v && filter_compare(f, c, v);
