@@ -80,6 +80,11 @@ static void push_value(lua_State *L, const struct field_ref *f, struct field_val
 {
 	uint8_t t = v->type ? v->type : f->type;
 
+	if (f->type == PT_BYTEBUF && !strncmp(f->name, "evt.rawarg", 10)) {
+		/* every byte of the buffer, NULs too, as the reference */
+		lua_pushlstring(L, v->str ? v->str : "", v->str ? v->rawlen : 0);
+		return;
+	}
 	if (is_signed_type(t)) {
 		lua_pushnumber(L, (double)(v->i ? v->i : (int64_t)v->u));
 	} else if (is_unsigned_type(t)) {

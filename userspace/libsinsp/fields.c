@@ -780,7 +780,9 @@ static int extract_evt_rawarg(struct sinsp_evt *e, const struct field_ref *f, st
 	case PT_BYTEBUF: {	/* printed as a C string, up to the first NUL */
 		const uint8_t *z = memchr(p, 0, len);
 
-		return set_str(v, (const char *)p, z ? (size_t)(z - p) : len);
+		set_str(v, (const char *)p, z ? (size_t)(z - p) : len);
+		v->rawlen = len;	/* chisels get every byte */
+		return 1;
 	}
 	case PT_SOCKADDR: case PT_SOCKTUPLE: case PT_FDLIST:
 		v->type = f->type;
