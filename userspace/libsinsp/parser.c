@@ -291,6 +291,42 @@ static struct sinsp_fdinfo *event_fdinfo(struct sinsp *s, struct sinsp_threadinf
 	return thread_fd(s, t, t->lastevent_fd);
 }
 
+/* the thread of a container event: the reference shows one made for the
+ * container (comm and cmdline "container:ID", no exe, pid -1, vtid and vpid
+ * -2, uid 0); thread.tid stays the event's */
+static struct sinsp_threadinfo *container_thread(struct sinsp *s, const struct scap_evt *e)
+{
+	struct sinsp_threadinfo *t = s->container_thread;
+	char name[64] = "container:";
+	const char *json, *id;
+	size_t n = 0, jl;
+
+	if (!t && !(t = s->container_thread = thread_new()))
+		return NULL;
+	if (e->nparams >= 1) {
+		json = (const char *)e->pval[0];
+		jl = strnlen(json, e->plen[0]);
+		for (id = json; id + 6 <= json + jl && memcmp(id, "\"id\":\"", 6) != 0; id++)
+			;
+		if (id + 6 <= json + jl) {
+			id += 6;
+			while (id + n < json + jl && id[n] != '"' && n < sizeof(name) - 11)
+				n++;
+		}
+		if (n)
+			memcpy(name + 10, id, n);
+	}
+	name[10 + n] = 0;
+	ss_set_str(&t->comm, name, strlen(name));
+	ss_set_str(&t->exe, "", 0);
+	t->tid = (int64_t)e->tid;
+	t->pid = -1;
+	t->ptid = -1;
+	t->vtid = t->vpid = -2;
+	t->uid = t->gid = 0;
+	return t;
+}
+
 static void reset(struct sinsp *s, struct sinsp_evt *evt)
 {
 	const struct scap_evt *e = &evt->scap;
@@ -303,8 +339,10 @@ static void reset(struct sinsp *s, struct sinsp_evt *evt)
 			evt->thread = thread_find(s, (int64_t)e->tid);
 		return;
 	}
-	if (e->type == PPME_CONTAINER_JSON_E || e->type == PPME_CONTAINER_JSON_2_E)
+	if (e->type == PPME_CONTAINER_JSON_E || e->type == PPME_CONTAINER_JSON_2_E) {
+		evt->thread = container_thread(s, e);
 		return;
+	}
 	if ((g_type_flags[e->type] & TF_CLONE_EXIT) || e->type == PPME_SCHEDSWITCH_6_E)
 		query = 0;
 	t = query ? thread_get_or_create(s, (int64_t)e->tid) : thread_find(s, (int64_t)e->tid);
