@@ -105,28 +105,23 @@ static void ev_bind4(struct scap *h, int64_t fd, const char *ip, uint16_t port)
 	ev_end(h, 0);
 }
 
-/* sendto enter + exit; the tuple is written by the caller's callback */
-static void ev_sendto4(struct scap *h, int64_t fd, const char *sip, uint16_t sport, const char *dip,
-		       uint16_t dport)
+/* a tuple of either family (an IPv6 address has a ':') */
+static void ev_tuple(struct scap *h, const char *sip, uint16_t sport, const char *dip, uint16_t dport)
 {
-	ev_begin(h, PPME_SOCKET_SENDTO_E, 100, 5);
-	ev_i64(h, fd);
-	ev_u32(h, 2);
-	ev_tuple4(h, sip, sport, dip, dport);
-	ev_end(h, 0);
-	ev_begin(h, PPME_SOCKET_SENDTO_X, 100, 6);
-	ev_i64(h, 2);
-	ev_bytes(h, "hi", 2);
-	ev_end(h, 0);
+	if (strchr(sip, ':'))
+		ev_tuple6(h, sip, sport, dip, dport);
+	else
+		ev_tuple4(h, sip, sport, dip, dport);
 }
 
-static void ev_sendto6(struct scap *h, int64_t fd, const char *sip, uint16_t sport, const char *dip,
-		       uint16_t dport)
+/* sendto enter + exit of two bytes */
+static void ev_sendto(struct scap *h, int64_t fd, const char *sip, uint16_t sport, const char *dip,
+		      uint16_t dport)
 {
 	ev_begin(h, PPME_SOCKET_SENDTO_E, 100, 5);
 	ev_i64(h, fd);
 	ev_u32(h, 2);
-	ev_tuple6(h, sip, sport, dip, dport);
+	ev_tuple(h, sip, sport, dip, dport);
 	ev_end(h, 0);
 	ev_begin(h, PPME_SOCKET_SENDTO_X, 100, 6);
 	ev_i64(h, 2);
@@ -181,9 +176,9 @@ static void udp_sender_merge(void **st)
 
 	(void)st;
 	ev_socket(h, AF_INET_, DGRAM, 0, 7);
-	ev_sendto4(h, 7, "0.0.0.0", 0, "127.0.0.1", 58242);
-	ev_sendto4(h, 7, "0.0.0.0", 35281, "127.0.0.1", 9);
-	ev_sendto4(h, 7, "0.0.0.0", 1, "10.0.0.77", 53);
+	ev_sendto(h, 7, "0.0.0.0", 0, "127.0.0.1", 58242);
+	ev_sendto(h, 7, "0.0.0.0", 35281, "127.0.0.1", 9);
+	ev_sendto(h, 7, "0.0.0.0", 1, "10.0.0.77", 53);
 	s = open_mem(h);
 	next_type(s, &e, PPME_SOCKET_SOCKET_X);
 	assert_string_equal(fdparam(s, &e), "<4>");	/* J: no role, no letter */
@@ -210,11 +205,11 @@ static void zero_source_from_interfaces(void **st)
 
 	(void)st;
 	ev_socket(h, AF_INET_, DGRAM, 0, 3);
-	ev_sendto4(h, 3, "0.0.0.0", 4000, "10.0.0.99", 53);
+	ev_sendto(h, 3, "0.0.0.0", 4000, "10.0.0.99", 53);
 	ev_socket(h, AF_INET_, DGRAM, 0, 4);
-	ev_sendto4(h, 4, "0.0.0.0", 4001, "8.8.8.8", 53);
+	ev_sendto(h, 4, "0.0.0.0", 4001, "8.8.8.8", 53);
 	ev_socket(h, AF_INET6_, DGRAM, 0, 5);
-	ev_sendto6(h, 5, "::", 0, "::1", 60757);
+	ev_sendto(h, 5, "::", 0, "::1", 60757);
 	s = open_mem(h);
 	next_type(s, &e, PPME_SOCKET_SENDTO_X);
 	assert_string_equal(e.fdinfo->name, "10.0.0.5:4000->10.0.0.99:53");
@@ -392,8 +387,8 @@ static void failed_connect_and_name_changed(void **st)
 	ev_bytes(h, untuple, sizeof(untuple));
 	ev_end(h, 0);
 	ev_socket(h, AF_INET_, DGRAM, 0, 5);
-	ev_sendto4(h, 5, "0.0.0.0", 0, "127.0.0.1", 9);
-	ev_sendto4(h, 5, "127.0.0.1", 0, "127.0.0.1", 9);
+	ev_sendto(h, 5, "0.0.0.0", 0, "127.0.0.1", 9);
+	ev_sendto(h, 5, "127.0.0.1", 0, "127.0.0.1", 9);
 	s = open_mem(h);
 	next_type(s, &e, PPME_SOCKET_CONNECT_X);
 	assert_string_equal(fld(s, &e, "fd.name"), "0.0.0.0:57120->127.0.0.1:1");
