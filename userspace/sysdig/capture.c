@@ -273,9 +273,12 @@ static int handle_event(struct run *r, struct sinsp *s, struct sinsp_evt *e)
 
 	/* the container events at the start of a file are metadata the
 	 * reference consumes while opening it: they keep their event numbers
-	 * but no output (not even -D), no -n count, no chisel sees them;
-	 * later ones are events like the others */
+	 * but no output (not even -D), no -n count, no chisel's on_event (its
+	 * container table has them); later ones are events like the others */
 	if (!r->past_leading && is_container_json(e)) {
+		/* chisels get them only in their container table */
+		if (r->chisels && chisel_event(r->chisels, e, r->err, sizeof(r->err)) < 0)
+			return -1;
 		if (r->w.o)
 			return writer_event(&r->w, e, e->scap.dump_flags);
 		return 0;
