@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Field conformance goldens: every display field on every trace, vs sysdig 0.29.3.
 
-usage: fields.py gen   [--ref /usr/bin/sysdig] [--only FIELD,...]  (writes fields_golden/)
+usage: fields.py gen   [--ref /usr/bin/sysdig] [--only FIELD,...] [--trace NAME,...]
+                                                                  (writes fields_golden/)
        fields.py check SYSDIG [--only FIELD,...] [--trace NAME,...] (exit 1 on a difference)
 
 For every trace of test/traces and every field of fields_golden/fields.txt,
@@ -43,7 +44,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.normpath(os.path.join(HERE, '..', '..'))
 GOLD = os.path.join(HERE, 'fields_golden')
 TRACES = ['cat_write', 'connect_localhost', 'empty', 'open-multiple-files',
-          'ping_sendto', 'syscall', 'ref029_light', 'ref029_net_small']
+          'ping_sendto', 'syscall', 'ref029_light', 'ref029_net_small',
+          'ref_net4', 'ref_net6', 'ref_failconn', 'ref_presock', 'ref_threads', 'ref_pidns',
+          'ref_busybox']
 MAXTXT = 16 * 1024
 
 # field classes of `sysdig -l` that never apply to a syscall capture
@@ -81,7 +84,9 @@ NONDET_REASON = {
               'on three runs) as the device of socket and pipe fds',
 }
 NONDET_REASON['fd.dev.major'] = NONDET_REASON['fd.dev.minor'] = NONDET_REASON['fd.dev']
-NONDET_ALSO = {('connect_localhost', 'fd.dev.major'), ('ref029_net_small', 'fd.dev.major')}
+NONDET_ALSO = {('connect_localhost', 'fd.dev.major'), ('ref029_net_small', 'fd.dev.major')} | {
+    (t, 'fd.dev.major') for t in ('ref_net4', 'ref_net6', 'ref_failconn', 'ref_presock',
+                                  'ref_threads', 'ref_pidns', 'ref_busybox')}
 
 
 def fields_from_reference(ref):
@@ -149,13 +154,14 @@ def gen_one(ref, trace, field):
 
 def gen(ref, only):
     os.makedirs(GOLD, exist_ok=True)
-    if not only:
+    if not only and not option('--trace'):
         open(os.path.join(GOLD, 'fields.txt'), 'w', encoding='utf-8').write(
             '\n'.join(fields_from_reference(ref)) + '\n')
     fields = [f for f in load_fields() if not only or f in only]
+    traces = option('--trace').split(',') if option('--trace') else TRACES
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
         jobs = []
-        for trace in TRACES:
+        for trace in traces:
             os.makedirs(os.path.join(GOLD, trace), exist_ok=True)
             jobs += [pool.submit(gen_one, ref, trace, f) for f in fields]
         for j in jobs:

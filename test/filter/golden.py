@@ -26,7 +26,9 @@ from known import Known  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.normpath(os.path.join(HERE, '..', '..'))
 TRACES = ['cat_write', 'connect_localhost', 'empty', 'open-multiple-files',
-          'ping_sendto', 'syscall', 'ref029_light', 'ref029_net_small']
+          'ping_sendto', 'syscall', 'ref029_light', 'ref029_net_small',
+          'ref_net4', 'ref_net6', 'ref_failconn', 'ref_presock', 'ref_threads', 'ref_pidns',
+          'ref_busybox']
 MAXTXT = 64 * 1024
 
 
@@ -78,7 +80,8 @@ def actual_as(ext, rc, out, err):
 
 
 def gen(ref, only):
-    for trace in TRACES:
+    traces = golden_cli.option('--trace').split(',') if golden_cli.option('--trace') else TRACES
+    for trace in traces:
         d = os.path.join(HERE, 'golden', trace)
         os.makedirs(d, exist_ok=True)
         for fid, flt, reff in load_tsv('filters.tsv'):

@@ -225,6 +225,15 @@ static void test_run_cat_write(void **state)
 	assert_int_equal(count_matches("cat_write.scap", "not fd.name = /dev/null"), 78);
 	assert_int_equal(count_matches("cat_write.scap", "proc.aname=bash"), 85);
 	assert_int_equal(count_matches("cat_write.scap", "not not proc.name=cat"), 0);
+	/* pmatch by path components, leading and doubled '/' ignored; an
+	 * empty pattern matches every value (counts of sysdig 0.29.3) */
+	assert_int_equal(count_matches("cat_write.scap", "fd.name pmatch ()"), 27);
+	assert_int_equal(count_matches("cat_write.scap", "proc.name pmatch (\"\")"), 85);
+	assert_int_equal(count_matches("cat_write.scap", "fd.name pmatch (etc)"), 5);
+	assert_int_equal(count_matches("cat_write.scap", "fd.name pmatch (//lib/)"), 7);
+	assert_int_equal(count_matches("cat_write.scap", "fd.name pmatch (/et)"), 0);
+	/* evt.around[T] exists: only the event at T */
+	assert_int_equal(count_matches("cat_write.scap", "evt.around[1470327477881781397] exists"), 1);
 	/* precedence extension: and before or */
 	assert_int_equal(count_matches("cat_write.scap", "evt.type=close or evt.type=open and fd.num=3"),
 			 count_matches("cat_write.scap", "evt.type=close or (evt.type=open and fd.num=3)"));

@@ -123,6 +123,28 @@ void ev_addr4(struct scap *h, const char *ip, uint16_t port)
 	ev_bytes(h, b, sizeof(b));
 }
 
+void ev_tuple6(struct scap *h, const char *sip, uint16_t sport, const char *dip, uint16_t dport)
+{
+	uint8_t b[37];
+
+	b[0] = 10;
+	inet_pton(AF_INET6, sip, b + 1);
+	memcpy(b + 17, &sport, 2);
+	inet_pton(AF_INET6, dip, b + 19);
+	memcpy(b + 35, &dport, 2);
+	ev_bytes(h, b, sizeof(b));
+}
+
+void ev_addr6(struct scap *h, const char *ip, uint16_t port)
+{
+	uint8_t b[19];
+
+	b[0] = 10;
+	inet_pton(AF_INET6, ip, b + 1);
+	memcpy(b + 17, &port, 2);
+	ev_bytes(h, b, sizeof(b));
+}
+
 void ev_end(struct scap *h, uint32_t dump_flags)
 {
 	struct mem *m = h->engine;
@@ -184,4 +206,25 @@ struct scap_fdinfo *mem_fd_file(struct scap_threadinfo *t, int64_t fd, const cha
 	f->type = SCAP_FD_FILE;
 	f->name = dup_s(name);
 	return f;
+}
+
+void mem_iface4(struct scap *h, const char *ifname, const char *addr, const char *netmask)
+{
+	struct scap_ifinfo_ipv4 *i = scap_metadata_new_ipv4(&h->meta);
+
+	i->type = 1;
+	inet_pton(AF_INET, addr, &i->addr);
+	inet_pton(AF_INET, netmask, &i->netmask);
+	strncpy(i->ifname, ifname, sizeof(i->ifname) - 1);
+	h->meta.nipv4++;
+}
+
+void mem_iface6(struct scap *h, const char *ifname, const char *addr)
+{
+	struct scap_ifinfo_ipv6 *i = scap_metadata_new_ipv6(&h->meta);
+
+	i->type = 2;
+	inet_pton(AF_INET6, addr, i->addr);
+	strncpy(i->ifname, ifname, sizeof(i->ifname) - 1);
+	h->meta.nipv6++;
 }

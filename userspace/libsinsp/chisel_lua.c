@@ -80,6 +80,11 @@ static void push_value(lua_State *L, const struct field_ref *f, struct field_val
 {
 	uint8_t t = v->type ? v->type : f->type;
 
+	if (f->type == PT_BYTEBUF && !strncmp(f->name, "evt.rawarg", 10)) {
+		/* every byte of the buffer, NULs too, as the reference */
+		lua_pushlstring(L, v->str ? v->str : "", v->str ? v->rawlen : 0);
+		return;
+	}
 	if (is_signed_type(t)) {
 		lua_pushnumber(L, (double)(v->i ? v->i : (int64_t)v->u));
 	} else if (is_unsigned_type(t)) {
@@ -803,21 +808,22 @@ static void tt_details(lua_State *L, struct chisel_runtime *rt, struct sinsp_thr
 	const char *user = sinsp_user_name(rt->s, t->uid);
 	char b[32];
 
-	set_num(L, "ptid", (double)t->ptid);
+	/* the reference pushes these as uint32 (tid -1 is 4294967295) */
+	set_num(L, "ptid", (uint32_t)t->ptid);
 	lua_pushstring(L, t->comm);
 	lua_setfield(L, -2, "comm");
 	lua_pushstring(L, t->exe);
 	lua_setfield(L, -2, "exe");
 	set_num(L, "flags", t->flags);
-	set_num(L, "fdlimit", (double)t->fdlimit);
+	set_num(L, "fdlimit", (uint32_t)t->fdlimit);
 	set_num(L, "uid", t->uid);
 	set_num(L, "gid", t->gid);
-	set_num(L, "nchilds", t->nchildren);
+	set_num(L, "nchilds", (uint32_t)t->nchildren);
 	set_num(L, "vmsize_kb", t->vmsize_kb);
 	set_num(L, "vmrss_kb", t->vmrss_kb);
 	set_num(L, "vmswap_kb", t->vmswap_kb);
-	set_num(L, "pfmajor", (double)t->pfmajor);
-	set_num(L, "pfminor", (double)t->pfminor);
+	set_num(L, "pfmajor", (uint32_t)t->pfmajor);
+	set_num(L, "pfminor", (uint32_t)t->pfminor);
 	snprintf(b, sizeof(b), "%" PRIu64, t->clone_ts);
 	lua_pushstring(L, b);
 	lua_setfield(L, -2, "clone_ts");
@@ -840,8 +846,8 @@ static int tt_thread(struct sinsp_threadinfo *t, void *arg)
 	x->ev->thread = t;
 	x->ev->scap.tid = (uint64_t)t->tid;
 	lua_newtable(L);	/* thread */
-	set_num(L, "tid", (double)t->tid);
-	set_num(L, "pid", (double)t->pid);
+	set_num(L, "tid", (uint32_t)t->tid);
+	set_num(L, "pid", (uint32_t)t->pid);
 	lua_newtable(L);	/* fdtable */
 	ft = sinsp_thread_fdtable(x->rt->s, t);
 	if (ft)

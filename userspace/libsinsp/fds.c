@@ -408,6 +408,30 @@ static void ip_str(int af, const uint8_t *ip, char *buf, size_t size)
 		buf[0] = 0;
 }
 
+/* the name a read or write gives a socket from its merged addresses
+ * (sockinfo_to_str): TCP and UDP with ports, ICMP and raw without,
+ * "<unknown>" for other protocols */
+void fd_tuple_name_by_proto(const struct sinsp_fdinfo *fdi, char *buf, size_t size)
+{
+	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
+	int af = fdi->type == SCAP_FD_IPV6_SOCK ? AF_INET6 : AF_INET;
+
+	switch (fdi->l4proto) {
+	case SCAP_L4_TCP:
+	case SCAP_L4_UDP:
+		fd_tuple_name(fdi, buf, size);
+		return;
+	case SCAP_L4_ICMP:
+	case SCAP_L4_RAW:
+		ip_str(af, fdi->sip, a, sizeof(a));
+		ip_str(af, fdi->dip, b, sizeof(b));
+		snprintf(buf, size, "%s->%s", a, b);
+		return;
+	default:
+		snprintf(buf, size, "<unknown>");
+	}
+}
+
 void fd_tuple_name(const struct sinsp_fdinfo *fdi, char *buf, size_t size)
 {
 	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];

@@ -241,6 +241,32 @@ static int parse_arg(const char *t, struct field_ref *out, char *err, size_t err
 		if (t[0] != '[')
 			return SYNTAX_ERROR;
 		return parse_checked_index(t, out, err, errlen);
+	case F_K8S_POD_LABEL: case F_K8S_RC_LABEL: case F_K8S_SVC_LABEL: case F_K8S_NS_LABEL:
+	case F_K8S_RS_LABEL: case F_K8S_DEPLOYMENT_LABEL: case F_MESOS_TASK_LABEL:
+	case F_MARATHON_APP_LABEL:	/* only ".label.KEY" */
+		if (t[0] == '[')
+			goto bad;
+		break;
+	case F_CONTAINER_MOUNT: case F_CONTAINER_MOUNT_SOURCE: case F_CONTAINER_MOUNT_DEST:
+	case F_CONTAINER_MOUNT_MODE: case F_CONTAINER_MOUNT_RDWR:
+	case F_CONTAINER_MOUNT_PROPAGATION:	/* only "[N]" or "[PATH]" */
+		if (t[0] == '.')
+			goto bad;
+		break;
+	case F_SPAN_TAG: case F_SPAN_ARG: case F_EVTIN_SPAN_TAG: case F_EVTIN_SPAN_ARG:
+	case F_EVTIN_SPAN_P_TAG: case F_EVTIN_SPAN_P_ARG: case F_EVTIN_SPAN_S_TAG:
+	case F_EVTIN_SPAN_S_ARG: case F_EVTIN_SPAN_M_TAG: case F_EVTIN_SPAN_M_ARG:
+		if (t[0] == '[')	/* an index must be a number */
+			return parse_checked_index(t, out, err, errlen);
+		if (t[0] == '.' && out->id == F_SPAN_TAG) {
+			snprintf(err, errlen, "invalid syntax for span.tag");
+			return -1;
+		}
+		if (t[0] == '.' && out->id != F_SPAN_ARG) {
+			snprintf(err, errlen, "unknown event argument %s", t + 1);
+			return -1;
+		}
+		break;
 	default:
 		break;
 	}
@@ -759,7 +785,9 @@ static int extract_evt_rawarg(struct sinsp_evt *e, const struct field_ref *f, st
 	case PT_BYTEBUF: {	/* printed as a C string, up to the first NUL */
 		const uint8_t *z = memchr(p, 0, len);
 
-		return set_str(v, (const char *)p, z ? (size_t)(z - p) : len);
+		set_str(v, (const char *)p, z ? (size_t)(z - p) : len);
+		v->rawlen = len;	/* chisels get every byte */
+		return 1;
 	}
 	case PT_SOCKADDR: case PT_SOCKTUPLE: case PT_FDLIST:
 		v->type = f->type;
@@ -846,16 +874,10 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 			return set_pad9(v, PT_RELTIME, lat % NS_PER_S);
 		if (f->id == F_EVT_LATENCY_QUANTIZED)	/* 1 + log10 scaled to a -1 wide screen */
 			return lat ? set_u(v, PT_UINT64, 1) : 0;
-		if (f->id == F_EVT_LATENCY_HUMAN) {
-			/* events without a thread repeat the reference's last text */
-			uint64_t *last = &((struct field_ref *)f)->state;
-
-			if (e->thread)
-				*last = lat + 1;
-			else if (!*last)
-				return set_str(v, "", 0);
-			return set_str(v, v->buf, fmt_human_ns(v->buf, sizeof(v->buf), *last - 1));
-		}
+		/* an event without a thread has latency 0 (the reference repeats
+		 * its last text there: README "where we differ") */
+		if (f->id == F_EVT_LATENCY_HUMAN)
+			return set_str(v, v->buf, fmt_human_ns(v->buf, sizeof(v->buf), lat));
 		return set_u(v, PT_RELTIME, lat);
 	}
 	case F_EVT_DELTATIME:
@@ -1190,9 +1212,9 @@ static int extract_proc(struct sinsp *s, struct sinsp_evt *e, const struct field
 	case F_PROC_NTHREADS: return set_u(v, PT_UINT32, m->nchildren + 1);
 	case F_PROC_NCHILDS: return set_u(v, PT_UINT32, t->nchildren);
 	case F_PROC_PPID: return set_i(v, PT_INT64, m->ptid);
-	case F_PROC_PNAME:
+	case F_PROC_PNAME:	/* the parent of the thread itself (its own ptid) */
 	case F_PROC_PCMDLINE:
-		p = sinsp_get_parent(s, m);
+		p = sinsp_get_parent(s, t);
 		if (!p)
 			return 0;
 		if (f->id == F_PROC_PNAME)
@@ -1232,10 +1254,10 @@ static int extract_proc(struct sinsp *s, struct sinsp_evt *e, const struct field
 			return 0;
 		return set_i(v, PT_INT64, id);
 	}
-	case F_PROC_DURATION:
-		if (!m->clone_ts)
+	case F_PROC_DURATION:	/* per thread, as the reference */
+		if (!t->clone_ts)
 			return 0;
-		return set_u(v, PT_RELTIME, e->scap.ts - m->clone_ts);
+		return set_u(v, PT_RELTIME, e->scap.ts - t->clone_ts);
 	case F_PROC_FDOPENCOUNT: {
 		uint64_t c = 0;
 		struct sinsp_fdtable *ft = sinsp_thread_fdtable(s, t);
@@ -1255,9 +1277,10 @@ static int extract_proc(struct sinsp *s, struct sinsp_evt *e, const struct field
 		v->d = m->fdlimit ? 100.0 * (double)c / (double)m->fdlimit : 0;
 		return 1;
 	}
-	case F_PROC_VMSIZE: return set_u(v, PT_UINT64, m->vmsize_kb);
-	case F_PROC_VMRSS: return set_u(v, PT_UINT64, m->vmrss_kb);
-	case F_PROC_VMSWAP: return set_u(v, PT_UINT64, m->vmswap_kb);
+	/* the thread's own counters (a switch updates its main thread's) */
+	case F_PROC_VMSIZE: return set_u(v, PT_UINT64, t->vmsize_kb);
+	case F_PROC_VMRSS: return set_u(v, PT_UINT64, t->vmrss_kb);
+	case F_PROC_VMSWAP: return set_u(v, PT_UINT64, t->vmswap_kb);
 	case F_THREAD_PFMAJOR: return set_u(v, PT_UINT64, t->pfmajor);
 	case F_THREAD_PFMINOR: return set_u(v, PT_UINT64, t->pfminor);
 	case F_THREAD_TID: return set_i(v, PT_INT64, t->tid);
@@ -1294,10 +1317,11 @@ static int extract_proc(struct sinsp *s, struct sinsp_evt *e, const struct field
 	case F_PROC_VPID: return t->vpid < 0 ? 0 : set_i(v, PT_INT64, t->vpid);
 	case F_THREAD_CPU: case F_THREAD_CPU_USER: case F_THREAD_CPU_SYSTEM:
 		return extract_thread_cpu(e, f, v);
-	case F_THREAD_VMSIZE: return set_u(v, PT_UINT64, t->vmsize_kb);
-	case F_THREAD_VMRSS: return set_u(v, PT_UINT64, t->vmrss_kb);
-	case F_THREAD_VMSIZE_B: return set_u(v, PT_UINT64, (uint64_t)t->vmsize_kb * 1024);
-	case F_THREAD_VMRSS_B: return set_u(v, PT_UINT64, (uint64_t)t->vmrss_kb * 1024);
+	/* thread.vm*: the main thread's counters, 0 on the other threads */
+	case F_THREAD_VMSIZE: return set_u(v, PT_UINT64, t == m ? t->vmsize_kb : 0);
+	case F_THREAD_VMRSS: return set_u(v, PT_UINT64, t == m ? t->vmrss_kb : 0);
+	case F_THREAD_VMSIZE_B: return set_u(v, PT_UINT64, t == m ? (uint64_t)t->vmsize_kb * 1024 : 0);
+	case F_THREAD_VMRSS_B: return set_u(v, PT_UINT64, t == m ? (uint64_t)t->vmrss_kb * 1024 : 0);
 	case F_PROC_SID: return set_i(v, PT_INT64, t->sid);
 	case F_PROC_SNAME: {	/* the highest ancestor chain member in the same session */
 		struct sinsp_threadinfo *q;
@@ -1477,45 +1501,39 @@ static int fd_is_serv(const struct sinsp_fdinfo *fd)
 	return fd->type == SCAP_FD_IPV4_SERVSOCK || fd->type == SCAP_FD_IPV6_SERVSOCK;
 }
 
-/* an address of one of the machine's IPv4 interfaces (IL block) */
-static int ipv4_is_local(struct sinsp *s, const uint8_t *ip)
-{
-	const struct scap_metadata *m = s->meta;
-	uint32_t a;
-
-	memcpy(&a, ip, 4);
-	for (uint32_t i = 0; m && i < m->nipv4; i++)
-		if (m->ipv4[i].addr == a)
-			return 1;
-	return 0;
-}
-
-/* fd.name_changed: the exits that name their fd (opens, accepts, connect).
- * The reference sets it after running its filter, so filters see false. */
+/* fd.name_changed: parsing the event changed the name of its fd (a new
+ * fd, a sendto naming its socket; not a failed connect).  The reference
+ * sets it after running its filter, so filters see false. */
 static int fd_name_changed(const struct sinsp_evt *e, const struct field_ref *f)
 {
 	if (f->flags & FIELD_IN_FILTER)
 		return 0;
-	switch (e->scap.type) {
-	case PPME_SYSCALL_OPEN_X: case PPME_SYSCALL_OPENAT_X: case PPME_SYSCALL_OPENAT_2_X:
-	case PPME_SYSCALL_OPENAT2_X: case PPME_SYSCALL_CREAT_X: case PPME_SOCKET_CONNECT_X:
-	case PPME_SOCKET_ACCEPT_X: case PPME_SOCKET_ACCEPT4_X: case PPME_SOCKET_ACCEPT_5_X:
-	case PPME_SOCKET_ACCEPT4_5_X:
-		return e->fdinfo != NULL;
-	default:
-		return 0;
-	}
+	return e->fd_name_changed;
 }
 
-/* local and remote ends (fd.lip, fd.rport...): on IPv4 the tuple's source
- * is the local end when its address is one of the machine's (both ends of a
- * loopback connection then see the client port as local, as the reference
- * prints); otherwise, and on IPv6, by the socket's role */
+/* local and remote ends (fd.lip, fd.rport...): the tuple's source is the
+ * local end when its address is one of the machine's (IPv4: an interface's
+ * address, IPv6: an interface's /64), else the peer is; no role fallback,
+ * as the reference (both ends of a loopback connection see the client
+ * port as local) */
+static int addr_is_local(struct sinsp *s, const struct sinsp_fdinfo *fd, const uint8_t *ip)
+{
+	if (fd->type == SCAP_FD_IPV6_SOCK)
+		return iface_ipv6_local(s->meta, ip);
+	return iface_ipv4_local(s->meta, ip);
+}
+
 static int local_is_source(struct sinsp *s, const struct sinsp_fdinfo *fd)
 {
-	if (fd->type == SCAP_FD_IPV4_SOCK)
-		return ipv4_is_local(s, fd->sip) || fd->is_role_client;
-	return fd->is_role_client;
+	return addr_is_local(s, fd, fd->sip);
+}
+
+/* an IP socket that has no role yet has no addresses or ports in the
+ * reference (raw sockets have theirs) */
+static int no_port_yet(const struct sinsp_fdinfo *fd)
+{
+	return (fd->type == SCAP_FD_IPV4_SOCK || fd->type == SCAP_FD_IPV6_SOCK) && fd_role_none(fd) &&
+	       fd->l4proto != SCAP_L4_RAW;
 }
 
 static int set_ip(struct field_value *v, const struct sinsp_fdinfo *fd, const uint8_t *ip)
@@ -1651,13 +1669,18 @@ static int creator_name(struct sinsp *s, struct sinsp_evt *e, struct sbuf *out)
 	switch (type) {
 	case PPME_SYSCALL_OPEN_X: case PPME_SYSCALL_CREAT_X: case PPME_SOCKET_ACCEPT_X:
 	case PPME_SOCKET_ACCEPT_5_X: case PPME_SOCKET_ACCEPT4_X: case PPME_SOCKET_ACCEPT4_5_X:
+	case PPME_SOCKET_CONNECT_X:	/* failed: its tuple, any family */
 		if (src->nparams < 2)
 			return 1;
+	{
+		size_t start = out->len;	/* after a "container:" prefix */
+
 		val = scratch();
 		render_param(s, e, 1, g_render_opts.bufmode, 0, val, out);
-		if (!out->len)
+		if (out->len == start)
 			sb_put(out, val->p ? val->p : "", val->len);
 		return 1;
+	}
 	case PPME_SYSCALL_OPENAT_X:
 		if (!e->has_enter || e->thread->stored_type != e->enter.type ||
 		    sinsp_evt_enter_params(e))
@@ -1755,6 +1778,11 @@ static struct sinsp_fdinfo *event_fd(struct sinsp *s, struct sinsp_evt *e)
 	return thread_fd(s, t, t->lastevent_fd);
 }
 
+struct sinsp_fdinfo *field_fd(struct sinsp *s, struct sinsp_evt *e)
+{
+	return fd_fields_exist(e) ? event_fd(s, e) : NULL;
+}
+
 const char *field_fd_type(struct sinsp *s, struct sinsp_evt *e)
 {
 	struct sinsp_fdinfo *fd;
@@ -1763,6 +1791,18 @@ const char *field_fd_type(struct sinsp *s, struct sinsp_evt *e)
 		return NULL;
 	fd = event_fd(s, e);
 	return fd ? fd_type_name(fd->type) : NULL;
+}
+
+/* a connect exit that failed (EINPROGRESS is no failure): its fd.name is
+ * its own tuple argument, its fd keeps its name */
+static int failed_connect(const struct sinsp_evt *e)
+{
+	int64_t res;
+
+	if (e->scap.type != PPME_SOCKET_CONNECT_X || e->scap.nparams == 0)
+		return 0;
+	res = evt_int(&e->scap, 0);
+	return res < 0 && res != -115;
 }
 
 static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *f,
@@ -1778,7 +1818,7 @@ static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_r
 	fd = event_fd(s, e);
 	if (f->id == F_FD_NUM)
 		return set_i(v, PT_INT64, t->lastevent_fd);
-	if (!fd)
+	if (!fd || ((f->id == F_FD_NAME || f->id == F_FD_CONTAINERNAME) && failed_connect(e)))
 		return extract_null_fd(s, e, f, v);
 	switch (f->id) {
 	case F_FD_TYPE:
@@ -1812,22 +1852,24 @@ static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_r
 		return set_ip(v, fd, fd->sip);
 	case F_FD_CIP:
 	case F_FD_CNET:
-		if (!fd_is_ip(fd) || fd_is_serv(fd))
+		if (!fd_is_ip(fd) || fd_is_serv(fd) || no_port_yet(fd))
 			return 0;
 		return set_ip(v, fd, fd->sip);
 	case F_FD_SIP:
-	case F_FD_SNET:	/* none on listening sockets, as the reference */
-		if (!fd_is_ip(fd) || fd_is_serv(fd))
+	case F_FD_SNET:	/* a listening socket: its address once it has the
+			 * server role (bound during the capture), none from
+			 * the /proc snapshot, as the reference */
+		if (!fd_is_ip(fd) || (fd_is_serv(fd) && fd_role_none(fd)) || no_port_yet(fd))
 			return 0;
-		return set_ip(v, fd, fd->dip);
+		return set_ip(v, fd, fd_is_serv(fd) ? fd->sip : fd->dip);
 	case F_FD_LIP:
 	case F_FD_LNET:
-		if (!fd_is_ip(fd) || fd_is_serv(fd))
+		if (!fd_is_ip(fd) || fd_is_serv(fd) || no_port_yet(fd))
 			return 0;
 		return set_ip(v, fd, local_is_source(s, fd) ? fd->sip : fd->dip);
 	case F_FD_RIP:
 	case F_FD_RNET:
-		if (!fd_is_ip(fd) || fd_is_serv(fd))
+		if (!fd_is_ip(fd) || fd_is_serv(fd) || no_port_yet(fd))
 			return 0;
 		return set_ip(v, fd, local_is_source(s, fd) ? fd->dip : fd->sip);
 	case F_FD_PORT:
@@ -1837,8 +1879,15 @@ static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_r
 		return set_u(v, PT_PORT, fd_is_serv(fd) ? fd->sport : fd->dport);
 	case F_FD_CPORT:
 	case F_FD_CPROTO:
-		if (!fd_is_ip(fd) || fd_is_serv(fd))
+		if (!fd_is_ip(fd) || no_port_yet(fd))
 			return 0;
+		/* a listening socket bound during the capture (role server)
+		 * has client port 0 (and protocol "") in the reference; one
+		 * of the /proc snapshot (no role) has none */
+		if (fd_is_serv(fd) && fd_role_none(fd))
+			return 0;
+		if (fd_is_serv(fd))
+			return f->id == F_FD_CPROTO ? set_str(v, "", 0) : set_u(v, PT_PORT, 0);
 		if (f->id == F_FD_CPROTO)
 			return set_proto(v, fd->sport, fd->l4proto);
 		return set_u(v, PT_PORT, fd->sport);
@@ -1846,7 +1895,7 @@ static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_r
 	case F_FD_SPROTO: {
 		uint16_t p = fd_is_serv(fd) ? fd->sport : fd->dport;
 
-		if (!fd_is_ip(fd))
+		if (!fd_is_ip(fd) || no_port_yet(fd))
 			return 0;
 		if (f->id == F_FD_SPROTO && fd_is_serv(fd))	/* as the reference */
 			return set_str(v, "", 0);
@@ -1856,14 +1905,14 @@ static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_r
 	}
 	case F_FD_LPORT:
 	case F_FD_LPROTO:
-		if (!fd_is_ip(fd) || fd_is_serv(fd))
+		if (!fd_is_ip(fd) || fd_is_serv(fd) || no_port_yet(fd))
 			return 0;
 		if (f->id == F_FD_LPROTO)
 			return set_proto(v, local_is_source(s, fd) ? fd->sport : fd->dport, fd->l4proto);
 		return set_u(v, PT_PORT, local_is_source(s, fd) ? fd->sport : fd->dport);
 	case F_FD_RPORT:
 	case F_FD_RPROTO:
-		if (!fd_is_ip(fd) || fd_is_serv(fd))
+		if (!fd_is_ip(fd) || fd_is_serv(fd) || no_port_yet(fd))
 			return 0;
 		if (f->id == F_FD_RPROTO)
 			return set_proto(v, local_is_source(s, fd) ? fd->dport : fd->sport, fd->l4proto);
@@ -1883,9 +1932,9 @@ static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_r
 		if (fd->type == SCAP_FD_UNIX_SOCK)
 			return set_str(v, "unix", 4);
 		return 0;
-	case F_FD_IS_SERVER:	/* listening, or an IPv4 peer address of this machine */
-		if (fd->type == SCAP_FD_IPV4_SOCK)
-			return set_u(v, PT_BOOL, (uint64_t)ipv4_is_local(s, fd->dip));
+	case F_FD_IS_SERVER:	/* listening, or the peer address is this machine's */
+		if (fd->type == SCAP_FD_IPV4_SOCK || fd->type == SCAP_FD_IPV6_SOCK)
+			return set_u(v, PT_BOOL, (uint64_t)addr_is_local(s, fd, fd->dip));
 		return set_u(v, PT_BOOL, (uint64_t)fd_is_serv(fd));
 	case F_FD_CONNECTED: return set_u(v, PT_BOOL, fd->is_socket_connected);
 	case F_FD_NAME_CHANGED: return set_u(v, PT_BOOL, fd_name_changed(e, f));
@@ -1962,15 +2011,15 @@ static int extract_fdlist(struct sinsp *s, struct sinsp_evt *e, const struct fie
 			any = 1;
 			continue;
 		}
-		if (!fd)
-			continue;
-		if (f->id == F_FDLIST_NAMES) {
+		if (f->id == F_FDLIST_NAMES) {	/* unknown or nameless: "<NA>" */
 			if (any)
 				sb_putc(b, ',');
-			sb_puts(b, fd->name);
+			sb_puts(b, fd && fd->name[0] ? fd->name : "<NA>");
 			any = 1;
 			continue;
 		}
+		if (!fd)
+			continue;
 		if (!fd_is_ip(fd) || fd_is_serv(fd))
 			continue;
 		if (any)

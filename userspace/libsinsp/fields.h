@@ -55,6 +55,8 @@ struct field_value {
 	uint8_t ip[16];		/* PT_IPV4ADDR (4 bytes) / PT_IPV6ADDR */
 	uint8_t pad9;		/* text output: 9 zero-padded digits (ns parts) */
 	uint8_t hex;		/* integer shown as upper-case hex text (fd.dev) */
+	uint32_t rawlen;	/* evt.rawarg of a PT_BYTEBUF: every byte (str
+				 * holds them; len stops at the first NUL) */
 	char buf[FIELD_STRBUF_SIZE];
 };
 
@@ -66,6 +68,9 @@ int field_parse(const char *text, struct field_ref *out, char *err, size_t errle
 /* fd.type of the event as field_extract gives it ("ipv4", "unix"...), NULL
  * where the field does not exist; for filters comparing it in place */
 const char *field_fd_type(struct sinsp *s, struct sinsp_evt *e);
+/* the fd the fd.* fields of the event read (the event's, else its thread's
+ * last event fd), NULL where they do not exist */
+struct sinsp_fdinfo *field_fd(struct sinsp *s, struct sinsp_evt *e);
 
 /* Extract a field: 1 with *v filled, 0 when the field has no value for this
  * event (<NA> / skipped line). */

@@ -65,13 +65,34 @@ static int icontains(const char *h, size_t hl, const char *n, size_t nl)
 }
 
 /* path-prefix match: the components of p begin the components of s */
+/* the next non-empty '/'-separated component of p[*i..n) */
+static size_t next_component(const char *p, size_t n, size_t *i, const char **c)
+{
+	size_t start;
+
+	while (*i < n && p[*i] == '/')
+		(*i)++;
+	start = *i;
+	while (*i < n && p[*i] != '/')
+		(*i)++;
+	*c = p + start;
+	return *i - start;
+}
+
+/* pmatch (the reference's path_prefix_search): the pattern's components
+ * are the first components of the value; empty components and leading
+ * '/' do not count, so "()", ("") and (/) match every value */
 static int path_prefix(const char *s, size_t sl, const char *p, size_t pl)
 {
-	while (pl > 1 && p[pl - 1] == '/')
-		pl--;
-	if (pl > sl || memcmp(s, p, pl) != 0)
-		return 0;
-	return pl == sl || s[pl] == '/' || (pl == 1 && p[0] == '/');
+	size_t i = 0, j = 0, a, b;
+	const char *pc, *sc;
+
+	while ((a = next_component(p, pl, &i, &pc)) > 0) {
+		b = next_component(s, sl, &j, &sc);
+		if (a != b || memcmp(pc, sc, a) != 0)
+			return 0;
+	}
+	return 1;
 }
 
 static int glob_match(struct filter *f, const char *pat, const char *s, size_t sl)
@@ -222,6 +243,8 @@ int filter_compare(struct filter *f, const struct fnode *c, struct field_value *
 		s = v->str ? v->str : "";
 		sl = v->len;
 	}
+	if (c->op == OP_PMATCH && c->nvals == 0)	/* "()": every value */
+		return 1;
 	if (c->set)
 		return s ? vset_has_str(c, s, sl) :
 		       vset_has_int(c, c->ck == CK_SIGNED ? (uint64_t)val_i64(v) : val_u64(v));
@@ -279,9 +302,13 @@ static int eval_ancestors(struct filter *f, struct sinsp *s, struct sinsp_evt *e
 /* fd.ip / fd.net / fd.port / fd.proto: true when either address (port) of
  * a connected-or-not socket matches, or the address of a listening one;
  * false for other fds */
-static int eval_fdaddr(struct filter *f, struct sinsp_evt *e, const struct fnode *c)
+/* fd.ip/fd.net/fd.port/fd.proto: either end of the fd the fd.* fields
+ * read (not only the event's own: an exit whose enter was filtered out
+ * still has its thread's last fd, so the result does not depend on what
+ * the filter evaluated before) */
+static int eval_fdaddr(struct filter *f, struct sinsp *s, struct sinsp_evt *e, const struct fnode *c)
 {
-	const struct sinsp_fdinfo *fd = e->fdinfo;
+	const struct sinsp_fdinfo *fd = field_fd(s, e);
 	struct field_value *v = &f->tmp;
 	int v6, serv, k;
 
@@ -349,13 +376,13 @@ static __attribute__((noinline)) int eval_check(struct filter *f, struct sinsp *
 	case SP_AROUND: {
 		uint64_t ts = e->scap.ts, t = (uint64_t)f->slots[c->slot].ref.arg_index;
 		uint64_t d;
-		if (c->nvals == 0)	/* evt.around[T] exists */
-			return 1;
+		if (c->nvals == 0)	/* evt.around[T] exists: the event at T */
+			return ts == t;
 		d = c->vals[0].u;
 		return ts >= t - d && ts <= t + d;
 	}
 	case SP_FDADDR:
-		return eval_fdaddr(f, e, c);
+		return eval_fdaddr(f, s, e, c);
 	}
 	v = slot_value(f, s, e, c->slot);
 	return v && filter_compare(f, c, v);

@@ -291,6 +291,42 @@ static struct sinsp_fdinfo *event_fdinfo(struct sinsp *s, struct sinsp_threadinf
 	return thread_fd(s, t, t->lastevent_fd);
 }
 
+/* the thread of a container event: the reference shows one made for the
+ * container (comm and cmdline "container:ID", no exe, pid -1, vtid and vpid
+ * -2, uid 0); thread.tid stays the event's */
+static struct sinsp_threadinfo *container_thread(struct sinsp *s, const struct scap_evt *e)
+{
+	struct sinsp_threadinfo *t = s->container_thread;
+	char name[64] = "container:";
+	const char *json, *id;
+	size_t n = 0, jl;
+
+	if (!t && !(t = s->container_thread = thread_new()))
+		return NULL;
+	if (e->nparams >= 1) {
+		json = (const char *)e->pval[0];
+		jl = strnlen(json, e->plen[0]);
+		for (id = json; id + 6 <= json + jl && memcmp(id, "\"id\":\"", 6) != 0; id++)
+			;
+		if (id + 6 <= json + jl) {
+			id += 6;
+			while (id + n < json + jl && id[n] != '"' && n < sizeof(name) - 11)
+				n++;
+		}
+		if (n)
+			memcpy(name + 10, id, n);
+	}
+	name[10 + n] = 0;
+	ss_set_str(&t->comm, name, strlen(name));
+	ss_set_str(&t->exe, "", 0);
+	t->tid = (int64_t)e->tid;
+	t->pid = -1;
+	t->ptid = -1;
+	t->vtid = t->vpid = -2;
+	t->uid = t->gid = 0;
+	return t;
+}
+
 static void reset(struct sinsp *s, struct sinsp_evt *evt)
 {
 	const struct scap_evt *e = &evt->scap;
@@ -303,8 +339,10 @@ static void reset(struct sinsp *s, struct sinsp_evt *evt)
 			evt->thread = thread_find(s, (int64_t)e->tid);
 		return;
 	}
-	if (e->type == PPME_CONTAINER_JSON_E || e->type == PPME_CONTAINER_JSON_2_E)
+	if (e->type == PPME_CONTAINER_JSON_E || e->type == PPME_CONTAINER_JSON_2_E) {
+		evt->thread = container_thread(s, e);
 		return;
+	}
 	if ((g_type_flags[e->type] & TF_CLONE_EXIT) || e->type == PPME_SCHEDSWITCH_6_E)
 		query = 0;
 	t = query ? thread_get_or_create(s, (int64_t)e->tid) : thread_find(s, (int64_t)e->tid);
@@ -441,6 +479,17 @@ static void parse_clone_exit(struct sinsp *s, struct sinsp_evt *evt)
 				return;
 			thread_remove(s, childtid, 1);
 			collision = 1;
+		}
+	}
+	if (inverted && (flags & PPM_CL_CLONE_THREAD) && !thread_find(s, tid)) {
+		/* a new thread of an unknown process: the reference makes the
+		 * main thread from the event (command, exe, args; loginuid 0) */
+		parent = thread_get_or_create(s, tid);
+		if (parent) {
+			copy_named_str(e, "exe", &parent->exe);
+			copy_named_str(e, "comm", &parent->comm);
+			copy_named_buf(e, "args", &parent->args, &parent->args_len);
+			parent->loginuid = 0;
 		}
 	}
 	parent = thread_get_or_create(s, tid);
@@ -725,7 +774,7 @@ static void parse_socket_exit(struct sinsp *s, struct sinsp_evt *evt)
 	if (fd < 0 || !evt->thread || !en)
 		return;
 	domain = (uint32_t)evt_uint(en, 0);
-	type = (uint32_t)evt_uint(en, 1);
+	type = (uint32_t)evt_uint(en, 1) & 0xff;	/* without SOCK_CLOEXEC/SOCK_NONBLOCK */
 	proto = (uint32_t)evt_uint(en, 2);
 	if (domain == PPM_AF_UNIX) {
 		fdinfo_init(&fdi, SCAP_FD_UNIX_SOCK);
@@ -741,8 +790,8 @@ static void parse_socket_exit(struct sinsp *s, struct sinsp_evt *evt)
 		else if (proto == 0)
 			l4 = type == SOCK_STREAM_ ? SCAP_L4_TCP : type == SOCK_DGRAM_ ? SCAP_L4_UDP :
 			     type == SOCK_RAW_ ? SCAP_L4_RAW : SCAP_L4_UNKNOWN;
-		else if (proto == 1 || proto == 58)	/* ICMP, ICMPv6 */
-			l4 = SCAP_L4_ICMP;
+		else if (proto == 1)	/* ICMP (ICMPv6 stays unknown) */
+			l4 = type == SOCK_RAW_ ? SCAP_L4_RAW : SCAP_L4_ICMP;
 		else if (proto == 255)	/* IPPROTO_RAW */
 			l4 = SCAP_L4_RAW;
 		fdi.l4proto = l4;
@@ -777,33 +826,80 @@ static void parse_pair_exit(struct sinsp *s, struct sinsp_evt *evt, int32_t type
 /* ------------------------------------------------------------------ */
 /* sockets                                                             */
 
-/* fill the addresses of fdi from a PT_SOCKTUPLE value (update_fd) */
-static int update_fd_tuple(struct sinsp_fdinfo *fdi, const uint8_t *v, uint32_t len)
+static int is_zero(const uint8_t *p, size_t n)
 {
+	while (n--)
+		if (*p++)
+			return 0;
+	return 1;
+}
+
+/* merge the addresses of a tuple into fdi (the reference's update of a
+ * socket's addresses): a tuple equal to the current one or to its reverse
+ * changes nothing (returns 0); the source end is overwritten; the peer
+ * address and the peer port each only when it is still zero. A listening socket becoming a connection
+ * starts with no peer (the reference reads its server port there: a bug of
+ * its own, README "where we differ"). */
+static int merge_ip_tuple(struct sinsp_fdinfo *fdi, int32_t type, const uint8_t *sip, uint16_t sport,
+			  const uint8_t *dip, uint16_t dport, size_t alen)
+{
+	if (fdi->type == SCAP_FD_IPV4_SERVSOCK || fdi->type == SCAP_FD_IPV6_SERVSOCK) {
+		memset(fdi->dip, 0, sizeof(fdi->dip));
+		fdi->dport = 0;
+	} else if (fdi->type == type &&
+		   ((!memcmp(fdi->sip, sip, alen) && fdi->sport == sport && !memcmp(fdi->dip, dip, alen) &&
+		     fdi->dport == dport) ||
+		    (!memcmp(fdi->sip, dip, alen) && fdi->sport == dport && !memcmp(fdi->dip, sip, alen) &&
+		     fdi->dport == sport))) {
+		return 0;
+	}
+	if (fdi->type != type) {
+		memset(fdi->sip, 0, sizeof(fdi->sip));
+		memset(fdi->dip, 0, sizeof(fdi->dip));
+		fdi->dport = 0;
+	}
+	fdi->type = type;
+	memcpy(fdi->sip, sip, alen);
+	fdi->sport = sport;
+	if (is_zero(fdi->dip, alen))
+		memcpy(fdi->dip, dip, alen);
+	if (fdi->dport == 0)
+		fdi->dport = dport;
+	return 1;
+}
+
+/* fill the addresses of fdi from a PT_SOCKTUPLE value (update_fd); 1 when
+ * the fd changed.  With ifs, a zero address left in the socket is then
+ * guessed from the interfaces (what reads and writes do; connect does not). */
+static int update_fd_tuple_ifs(struct sinsp_fdinfo *fdi, const uint8_t *v, uint32_t len,
+			       const struct scap_metadata *ifs)
+{
+	struct sinsp_fdinfo t;
+	size_t alen = 16;
+
 	if (len == 0)
 		return 0;
+	memset(&t, 0, sizeof(t));
 	if (v[0] == PPM_AF_INET && len >= 13) {
-		if (fdi->type == SCAP_FD_IPV4_SERVSOCK)
-			memset(fdi->dip, 0, sizeof(fdi->dip));
-		fdi->type = SCAP_FD_IPV4_SOCK;
-		memcpy(fdi->sip, v + 1, 4);
-		memcpy(&fdi->sport, v + 5, 2);
-		memcpy(fdi->dip, v + 7, 4);
-		memcpy(&fdi->dport, v + 11, 2);
+		t.type = SCAP_FD_IPV4_SOCK;
+		memcpy(t.sip, v + 1, 4);
+		memcpy(&t.sport, v + 5, 2);
+		memcpy(t.dip, v + 7, 4);
+		memcpy(&t.dport, v + 11, 2);
+		alen = 4;
 	} else if (v[0] == PPM_AF_INET6 && len >= 37) {
+		memcpy(&t.sport, v + 17, 2);
+		memcpy(&t.dport, v + 35, 2);
 		if (is_ipv4_mapped(v + 1) && is_ipv4_mapped(v + 19)) {
-			fdi->type = SCAP_FD_IPV4_SOCK;
-			memset(fdi->sip, 0, 16);
-			memset(fdi->dip, 0, 16);
-			memcpy(fdi->sip, v + 13, 4);
-			memcpy(fdi->dip, v + 31, 4);
+			t.type = SCAP_FD_IPV4_SOCK;
+			memcpy(t.sip, v + 13, 4);
+			memcpy(t.dip, v + 31, 4);
+			alen = 4;
 		} else {
-			fdi->type = SCAP_FD_IPV6_SOCK;
-			memcpy(fdi->sip, v + 1, 16);
-			memcpy(fdi->dip, v + 19, 16);
+			t.type = SCAP_FD_IPV6_SOCK;
+			memcpy(t.sip, v + 1, 16);
+			memcpy(t.dip, v + 19, 16);
 		}
-		memcpy(&fdi->sport, v + 17, 2);
-		memcpy(&fdi->dport, v + 35, 2);
 	} else if (v[0] == PPM_AF_UNIX && len >= 17) {
 		fdi->type = SCAP_FD_UNIX_SOCK;
 		memcpy(&fdi->unix_src, v + 1, 8);
@@ -812,7 +908,27 @@ static int update_fd_tuple(struct sinsp_fdinfo *fdi, const uint8_t *v, uint32_t 
 	} else {
 		return 0;
 	}
-	if (fdi->l4proto == SCAP_L4_UNKNOWN)
+	if (!merge_ip_tuple(fdi, t.type, t.sip, t.sport, t.dip, t.dport, alen))
+		return 0;
+	if (ifs)
+		iface_fill_zero_addr(ifs, fdi);
+	return 1;
+}
+
+static int update_fd_tuple(struct sinsp_fdinfo *fdi, const uint8_t *v, uint32_t len)
+{
+	return update_fd_tuple_ifs(fdi, v, len, NULL);
+}
+
+/* the socket's addresses as a read/write call sees them: zero addresses
+ * guessed, an IP socket with no protocol yet is UDP (a TCP one cannot
+ * change its addresses) */
+static int update_fd_tuple_rw(struct sinsp *s, struct sinsp_fdinfo *fdi, const uint8_t *v, uint32_t len)
+{
+	if (!update_fd_tuple_ifs(fdi, v, len, s->meta))
+		return 0;
+	if ((fdi->type == SCAP_FD_IPV4_SOCK || fdi->type == SCAP_FD_IPV6_SOCK) &&
+	    fdi->l4proto == SCAP_L4_UNKNOWN)
 		fdi->l4proto = SCAP_L4_UDP;
 	return 1;
 }
@@ -857,7 +973,7 @@ static int client_port_cb(struct sinsp_fdinfo *f, void *arg)
 static void guess_role(struct sinsp *s, struct sinsp_evt *evt, struct sinsp_fdinfo *fdi, int incoming)
 {
 	struct sinsp_fdtable *ft = sinsp_thread_fdtable(s, evt->thread);
-	struct port_ctx b = { fdi->sport, 0 }, c = { fdi->dport, 0 };
+	struct port_ctx b = { fdi->dport, 0 }, c = { fdi->sport, 0 };
 
 	sinsp_foreach_fd(ft, bound_cb, &b);
 	if (!b.found) {
@@ -871,23 +987,30 @@ static void guess_role(struct sinsp *s, struct sinsp_evt *evt, struct sinsp_fdin
 		(incoming ? fd_set_role_server : fd_set_role_client)(fdi);
 }
 
-/* recvfrom/recvmsg (tuple in the exit) and sendto/sendmsg (in the enter) */
+/* recvfrom/recvmsg (tuple in the exit) and sendto/sendmsg (in the enter):
+ * IPv4 and IPv6 alike guess the role, put the local end first and render
+ * the name from the merged addresses; IPv4 TCP sockets keep their name */
 static void rename_from_tuple(struct sinsp *s, struct sinsp_evt *evt, const uint8_t *v, uint32_t len, int incoming)
 {
 	struct sinsp_fdinfo *fdi = evt->fdinfo;
 	char name[SINSP_MAX_PATH + 64];
 
-	if (fdi->name[0] && fdi->l4proto == SCAP_L4_TCP &&
-	    (fdi->type == SCAP_FD_IPV4_SOCK || fdi->type == SCAP_FD_IPV6_SOCK))
+	if (fdi->name[0] && fdi->l4proto == SCAP_L4_TCP && fdi->type == SCAP_FD_IPV4_SOCK)
 		return;
-	if (!update_fd_tuple(fdi, v, len))
+	if (fdi->type == SCAP_FD_IPV6_SERVSOCK && len && v[0] == PPM_AF_INET6) {
+		/* an IPv6 listening socket stays one: only its name follows */
+		ss_render_socktuple(v, len, name, sizeof(name));
+		fdinfo_set_name(fdi, name);
 		return;
-	if (fdi->type == SCAP_FD_IPV4_SOCK) {
+	}
+	if (!update_fd_tuple_rw(s, fdi, v, len))
+		return;
+	if (fdi->type == SCAP_FD_IPV4_SOCK || fdi->type == SCAP_FD_IPV6_SOCK) {
 		if (fd_role_none(fdi))
 			guess_role(s, evt, fdi, incoming);
 		if (incoming ? fdi->is_role_client : fdi->is_server)
 			swap_addresses(fdi);
-		fd_tuple_name(fdi, name, sizeof(name));
+		fd_tuple_name_by_proto(fdi, name, sizeof(name));
 	} else if (fdi->type == SCAP_FD_UNIX_SOCK) {
 		fdinfo_set_unix_tuple_name(fdi, v, len);
 		return;
@@ -912,8 +1035,7 @@ static void parse_rw_exit(struct sinsp *s, struct sinsp_evt *evt)
 	} else if (type == PPME_SOCKET_RECVMSG_X && e->nparams > 3) {
 		rename_from_tuple(s, evt, e->pval[3], e->plen[3], 1);
 	} else if (type == PPME_SOCKET_SENDTO_X || type == PPME_SOCKET_SENDMSG_X) {
-		if (fdi->name[0] && fdi->l4proto == SCAP_L4_TCP &&
-		    (fdi->type == SCAP_FD_IPV4_SOCK || fdi->type == SCAP_FD_IPV6_SOCK))
+		if (fdi->name[0] && fdi->l4proto == SCAP_L4_TCP && fdi->type == SCAP_FD_IPV4_SOCK)
 			return;
 		en = retrieve_enter(evt);
 		if (en && en->nparams > 2)
@@ -958,10 +1080,13 @@ static void parse_bind_exit(struct sinsp_evt *evt)
 			fd_set_role_server(fdi);
 		}
 	} else if (v[0] == PPM_AF_INET6 && e->plen[1] >= 19) {
+		static const uint8_t any6[16];
+
 		memcpy(&port, v + 17, 2);
 		if (port > 0) {
 			memset(fdi->sip, 0, 16);
-			if (is_ipv4_mapped(v + 1)) {
+			/* "::" counts as IPv4-mapped for the reference */
+			if (is_ipv4_mapped(v + 1) || !memcmp(v + 1, any6, 16)) {
 				fdi->type = SCAP_FD_IPV4_SERVSOCK;
 				memcpy(fdi->sip, v + 13, 4);
 			} else {
@@ -976,6 +1101,8 @@ static void parse_bind_exit(struct sinsp_evt *evt)
 	fdinfo_set_name(fdi, name);
 }
 
+/* connect enter: an IP address is the peer from now on (a reconnect
+ * changes it: ref_net6); a unix one names the fd */
 static void parse_connect_enter(struct sinsp_evt *evt)
 {
 	const struct scap_evt *e = &evt->scap;
@@ -1006,12 +1133,15 @@ static void parse_connect_enter(struct sinsp_evt *evt)
 	}
 }
 
+/* connect exit: the tuple is merged (no protocol guess: only reads and
+ * writes make an unknown socket UDP), the name is the tuple as given */
 static void parse_connect_exit(struct sinsp_evt *evt)
 {
 	const struct scap_evt *e = &evt->scap;
 	struct sinsp_fdinfo *fdi = evt->fdinfo;
 	char name[SINSP_MAX_PATH + 64];
 	int64_t res = evt_int(e, 0);
+	uint8_t family;
 
 	if (!fdi)
 		return;
@@ -1021,8 +1151,10 @@ static void parse_connect_exit(struct sinsp_evt *evt)
 		fdi->is_socket_connected = 1;
 	if (!evt_has(e, 1))
 		return;
-	if (!update_fd_tuple(fdi, e->pval[1], e->plen[1]))
+	family = e->pval[1][0];
+	if (family != PPM_AF_INET && family != PPM_AF_INET6 && family != PPM_AF_UNIX)
 		return;
+	update_fd_tuple(fdi, e->pval[1], e->plen[1]);
 	if (fdi->is_server && fdi->l4proto == SCAP_L4_UDP)
 		swap_addresses(fdi);
 	ss_render_socktuple(e->pval[1], e->plen[1], name, sizeof(name));
@@ -1321,6 +1453,17 @@ static void parse_by_type(struct sinsp *s, struct sinsp_evt *evt)
 	}
 }
 
+/* FNV-1a of an fd name (fd.name_changed compares the name before and
+ * after parsing without copying it) */
+static uint64_t name_hash(const char *p)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	while (*p)
+		h = (h ^ (uint8_t)*p++) * 0x100000001b3ull;
+	return h;
+}
+
 void parse_event(struct sinsp *s, struct sinsp_evt *evt)
 {
 	struct sinsp_threadinfo *t;
@@ -1328,6 +1471,7 @@ void parse_event(struct sinsp *s, struct sinsp_evt *evt)
 	int filter_later = evt->info && (evt->info->flags & EF_MODIFIES_STATE);
 
 	reset(s, evt);
+	evt->fd_name_changed = 0;
 	if (s->capture_filter && !filter_later &&
 	    !s->capture_filter(s->capture_filter_ctx, s, evt)) {
 		evt->rejected = 1;
@@ -1343,7 +1487,10 @@ void parse_event(struct sinsp *s, struct sinsp_evt *evt)
 		    evt->scap.type != PPME_SYSCALL_WRITE_E)
 			t->lastevent_type = PPM_EVENT_MAX;
 	} else {
+		uint64_t before = evt->fdinfo ? name_hash(evt->fdinfo->name) : name_hash("");
+
 		parse_by_type(s, evt);
+		evt->fd_name_changed = evt->fdinfo && name_hash(evt->fdinfo->name) != before;
 		/* an fd created by the exit becomes the thread's last event fd
 		 * (the reference does so for the filtering engine: fd.num,
 		 * unpaired exits) */

@@ -302,14 +302,12 @@ const char *render_evt_type(const struct sinsp_evt *e)
 void render_fd_typechars(const struct sinsp_fdinfo *fd, struct sbuf *out)
 {
 	sb_putc(out, sinsp_fd_typechar(fd));
-	if (!fd->name[0])	/* unconnected sockets show no protocol */
-		return;
-	switch (fd->type) {
+	switch (fd->type) {	/* a socket with no role yet shows no protocol */
 	case SCAP_FD_IPV4_SOCK:
 	case SCAP_FD_IPV6_SOCK:
 	case SCAP_FD_IPV4_SERVSOCK:
 	case SCAP_FD_IPV6_SERVSOCK:
-		switch (fd->l4proto) {
+		switch (sinsp_fd_l4proto(fd)) {
 		case SCAP_L4_TCP: sb_putc(out, 't'); break;
 		case SCAP_L4_UDP: sb_putc(out, 'u'); break;
 		case SCAP_L4_ICMP: sb_putc(out, 'i'); break;
@@ -710,7 +708,7 @@ static void render_fdlist(struct sinsp *s, struct sinsp_threadinfo *t, const uin
 		uint16_t fl = (uint16_t)render_load_u(p + off + 8, 2, 2);
 		struct sinsp_fdinfo *fi = render_thread_fd(s, t, fd);
 
-		sb_i64(out, fd);
+		sb_u64(out, (uint64_t)fd);	/* unsigned, as the reference: -1 is 2^64-1 */
 		sb_putc(out, ':');
 		sb_putc(out, fi ? sinsp_fd_typechar(fi) : '?');
 		sb_printf(out, "%x", fl);

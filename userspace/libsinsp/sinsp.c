@@ -58,6 +58,7 @@ void sinsp_close(struct sinsp *s)
 		return;
 	threads_clear(s);
 	free(s->threads);
+	thread_free(s->container_thread);
 	if (s->fd_pool) {
 		fd_pool_free(s->fd_pool);
 		free(s->fd_pool);

@@ -93,6 +93,8 @@ struct sinsp_evt {
 	int rejected;
 	/* enter.pval/plen are filled on first use (sinsp_evt_enter_params) */
 	int enter_decoded;
+	/* fd.name_changed: parsing the event changed its fd's name */
+	int fd_name_changed;
 };
 
 struct sinsp_threadtable;
@@ -126,6 +128,9 @@ struct sinsp {
 	 * tuple, name and role as they were; fds are still created, duplicated
 	 * and closed, and threads are updated as always */
 	int fd_state_unread;
+	/* the thread a container event shows (the reference's per-container
+	 * thread: comm "container:ID", pid -1), reused; NULL until needed */
+	struct sinsp_threadinfo *container_thread;
 };
 
 /* open: takes ownership of the scap handle and loads its metadata */

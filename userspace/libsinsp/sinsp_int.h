@@ -123,8 +123,14 @@ static inline int fd_role_none(const struct sinsp_fdinfo *fdi)
 	return !fdi->is_server && !fdi->is_role_client;
 }
 
+/* interfaces of the file (ifaces.c): local addresses, zero-address fill */
+int iface_ipv4_local(const struct scap_metadata *m, const uint8_t *ip);
+int iface_ipv6_local(const struct scap_metadata *m, const uint8_t *ip);
+void iface_fill_zero_addr(const struct scap_metadata *m, struct sinsp_fdinfo *fdi);
+
 /* names: "sip:sport->dip:dport" / "ip:port" */
 void fd_tuple_name(const struct sinsp_fdinfo *fdi, char *buf, size_t size);
+void fd_tuple_name_by_proto(const struct sinsp_fdinfo *fdi, char *buf, size_t size);
 int is_ipv4_mapped(const uint8_t *a);
 /* PT_SOCKTUPLE / PT_SOCKADDR values rendered as sysdig does (PF_SIMPLE) */
 void ss_render_socktuple(const uint8_t *v, uint32_t len, char *buf, size_t size);

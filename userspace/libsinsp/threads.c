@@ -254,6 +254,7 @@ struct sinsp_threadinfo *thread_get_or_create(struct sinsp *s, int64_t tid)
 	ss_set_str(&t->exe, "<NA>", 4);
 	t->uid = t->gid = t->loginuid = 0xFFFFFFFF;
 	t->fdlimit = (uint64_t)-1;
+	t->flags = PPM_CL_NAME_CHANGED;	/* as the reference's thread table shows */
 	if (thread_add(s, t, 1)) {
 		thread_free(t);
 		return NULL;
@@ -299,7 +300,7 @@ static struct sinsp_threadinfo *thread_from_scap(struct sinsp *s, const struct s
 		ss_set_buf(&t->env, &t->env_len, (const uint8_t *)p->env, p->env_len);
 	if (p->cgroups)
 		ss_set_buf(&t->cgroups, &t->cgroups_len, (const uint8_t *)p->cgroups, p->cgroups_len);
-	t->flags = p->flags | PPM_CL_ACTIVE;
+	t->flags = p->flags | PPM_CL_ACTIVE | PPM_CL_NAME_CHANGED;	/* as the reference */
 	t->fdlimit = p->fdlimit;
 	t->uid = p->uid;
 	t->gid = p->gid;

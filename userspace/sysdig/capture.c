@@ -335,8 +335,14 @@ struct run {
 	uint64_t total;		/* events returned by the engine */
 	int stop;
 	int status;
+	int past_leading;	/* an event other than a container one was seen */
 	char err[1024];
 };
+
+static int is_container_json(const struct sinsp_evt *e)
+{
+	return e->scap.type == PPME_CONTAINER_JSON_E || e->scap.type == PPME_CONTAINER_JSON_2_E;
+}
 
 static int is_hidden(const struct run *r, const struct sinsp_evt *e)
 {
@@ -345,9 +351,6 @@ static int is_hidden(const struct run *r, const struct sinsp_evt *e)
 	if (r->o->debug)
 		return 0;
 	if (e->info && (e->info->category & EC_INTERNAL))
-		return 1;
-	/* container metadata events are meta events too, whatever their category */
-	if (e->scap.type == PPME_CONTAINER_JSON_E || e->scap.type == PPME_CONTAINER_JSON_2_E)
 		return 1;
 	return 0;
 }
@@ -365,6 +368,19 @@ static int handle_event(struct run *r, struct sinsp *s, struct sinsp_evt *e)
 	int pass = 1;
 	int rc;
 
+	/* the container events at the start of a file are metadata the
+	 * reference consumes while opening it: they keep their event numbers
+	 * but no output (not even -D), no -n count, no chisel's on_event (its
+	 * container table has them); later ones are events like the others */
+	if (!r->past_leading && is_container_json(e)) {
+		/* chisels get them only in their container table */
+		if (r->chisels && chisel_event(r->chisels, e, r->err, sizeof(r->err)) < 0)
+			return -1;
+		if (r->w.o)
+			return writer_event(&r->w, e, e->scap.dump_flags);
+		return 0;
+	}
+	r->past_leading = 1;
 	if (o->max_secs && e->scap.ts >= s->first_ts + o->max_secs * 1000000000ULL)
 		return 1;
 	r->total++;
@@ -383,8 +399,7 @@ static int handle_event(struct run *r, struct sinsp *s, struct sinsp_evt *e)
 		return 0;
 	}
 	r->nread++;
-	if (r->sm && !r->chisels && e->scap.type != PPME_CONTAINER_JSON_E &&
-	    e->scap.type != PPME_CONTAINER_JSON_2_E)
+	if (r->sm && !r->chisels && !is_container_json(e))
 		r->sm->count[summary_slot(e)]++;
 	if (r->fleet)
 		fleet_event(r->fleet, s, e);
