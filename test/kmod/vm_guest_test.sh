@@ -20,6 +20,18 @@ check insmod_twice_fails $([ $? -ne 0 ] && grep -q "exists" "$OUT/insmod2.txt" &
 $T /usr/bin/kmod_capture "$OUT/wl.scap" -- /usr/bin/kmod_workload 5555 >"$OUT/capture.txt" 2>&1
 check capture $?
 
+# the workload starts once our sysdig's driver is attached (the eBPF
+# verifier is slow under TCG): a bpf link or the device open, then the /proc
+# snapshot
+wait_attached() {
+	i=0
+	while [ $i -lt 150 ] && ! ls -l /proc/[0-9]*/fd 2>/dev/null | grep -q "bpf_link\|sysdigc0"; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	sleep 1
+}
+
 # our sysdig, live: $1 = output name, $2... = driver option
 sysdig_capture() {
 	name=$1
@@ -29,14 +41,7 @@ sysdig_capture() {
 	TICK=$!
 	$T /usr/bin/sysdig-c "$@" -w "$OUT/$name.scap" -M 5 >"$OUT/$name.txt" 2>&1 &
 	SD=$!
-	# the workload starts once the driver is attached (the eBPF verifier is
-	# slow under TCG): a bpf link or the device open, then the /proc snapshot
-	i=0
-	while [ $i -lt 150 ] && ! ls -l /proc/[0-9]*/fd 2>/dev/null | grep -q "bpf_link\|sysdigc0"; do
-		sleep 0.2
-		i=$((i + 1))
-	done
-	sleep 1
+	wait_attached
 	/usr/bin/kmod_workload 5555 >"$OUT/$name.wl.txt" 2>&1
 	wait $SD
 	RC=$?
@@ -93,12 +98,7 @@ storm() {
 	shift
 	$T /usr/bin/sysdig-c "$@" -v -w "/tmp/storm_$name.scap" proc.name=dd >"$OUT/storm_$name.txt" 2>&1 &
 	SD=$!
-	i=0
-	while [ $i -lt 150 ] && ! ls -l /proc/[0-9]*/fd 2>/dev/null | grep -q "bpf_link\|sysdigc0"; do
-		sleep 0.2
-		i=$((i + 1))
-	done
-	sleep 1
+	wait_attached
 	t0=$(up_cs)
 	/bin/dd if=/dev/zero of=/dev/null bs=1 count=30000 2>/dev/null
 	t1=$(up_cs)
