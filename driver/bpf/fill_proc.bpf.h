@@ -217,6 +217,22 @@ static __always_inline __u32 task_vnr(struct task_struct *t, int tgid)
 }
 
 /*
+ * PPM_CL_CHILD_IN_PIDNS: t runs in a pid namespace other than the initial
+ * one, or its children will (after unshare(CLONE_NEWPID)); the parser then
+ * takes vtid/vpid from the event
+ */
+static __always_inline __u32 child_in_pidns(struct task_struct *t)
+{
+	struct pid *p = BPF_CORE_READ(t, thread_pid);
+	__u32 level = BPF_CORE_READ(p, level);
+	struct pid_namespace *ns = BPF_CORE_READ(p, numbers[level].ns);
+
+	if (level || BPF_CORE_READ(t, nsproxy, pid_ns_for_children) != ns)
+		return PPM_CL_CHILD_IN_PIDNS;
+	return 0;
+}
+
+/*
  * The loops above as global functions, verified once each; they continue
  * the record saved in the scratch area by bld_save().
  */
@@ -279,8 +295,7 @@ static __always_inline void push_proc_common(struct bld *b, struct task_struct *
 	CALL_G(b, g_push_cgroups);
 }
 
-SEC("tp_btf/sys_exit")
-int BPF_PROG(fill_clone, struct pt_regs *regs, long ret)
+FILLER(fill_clone)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct call_ctx *c;
@@ -294,16 +309,16 @@ int BPF_PROG(fill_clone, struct pt_regs *regs, long ret)
 		flags = c->args[0];
 	else if (c->enter_type == PPME_SYSCALL_CLONE3_E)
 		bpf_probe_read_user(&flags, sizeof(flags), (void *)c->args[0]);
-	else if (c->enter_type == PPME_SYSCALL_VFORK_20_E)
-		flags = LX_CLONE_VM | LX_CLONE_VFORK;
+	/* fork and vfork: 0, as the reference driver writes */
 	begin_evt(&b, c->enter_type, 0);
 	end_evt(&b);
+	filler_enter_done(&b);
 	begin_evt(&b, c->exit_type, 20);
 	push_u64(&b, c->ret);
 	push_proc_common(&b, t);
 	if (!b.s)
 		return 0;
-	push_u32(&b, clone_flags_to_ppm(flags));
+	push_u32(&b, clone_flags_to_ppm(flags) | child_in_pidns(t));
 	push_u32(&b, BPF_CORE_READ(t, cred, euid.val));
 	push_u32(&b, BPF_CORE_READ(t, cred, egid.val));
 	push_u64(&b, task_vnr(t, 0));
@@ -312,8 +327,7 @@ int BPF_PROG(fill_clone, struct pt_regs *regs, long ret)
 	return filler_submit(&b);
 }
 
-SEC("tp_btf/sys_exit")
-int BPF_PROG(fill_execve, struct pt_regs *regs, long ret)
+FILLER(fill_execve)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct mm_struct *mm = BPF_CORE_READ(t, mm);
@@ -321,32 +335,50 @@ int BPF_PROG(fill_execve, struct pt_regs *regs, long ret)
 	struct exec_name *en = NULL;
 	struct call_ctx *c;
 	__u32 tid, tty_nr = 0;
+	__u64 *deferred;
 	struct bld b;
+	int name_ok;
 
 	if (filler_start(&b))
 		return 0;
 	c = &b.s->c;
 	tid = c->tid;
-	if (c->ret == 0)
+	/* an enter event left for the exit (below): both are written now */
+	if (!at_enter && c->phase == PHASE_EXIT) {
+		deferred = bpf_map_lookup_elem(&exec_deferred, &tid);
+		if (deferred) {
+			c->ets = *deferred;
+			c->phase = PHASE_PAIR;
+			bpf_map_delete_elem(&exec_deferred, &tid);
+		}
+	}
+	/* the filename kept by sched_process_exec (the user memory is gone
+	 * after a successful execve); else read now */
+	if (c->ret == 0 && c->phase == PHASE_PAIR)
 		en = bpf_map_lookup_elem(&exec_names, &tid);
 	if (c->enter_type == PPME_SYSCALL_EXECVEAT_E) {
 		begin_evt(&b, c->enter_type, 3);
 		push_u64(&b, (__s64)(__s32)c->args[0]);
-		if (en)
-			push_kstr(&b, en->name, MAX_STR);
-		else
-			push_ustr(&b, c->args[1]);
+		name_ok = en ? push_kstr(&b, en->name, MAX_STR) : push_ustr(&b, c->args[1]);
 		push_u32(&b, c->args[4]);
 	} else {
 		begin_evt(&b, c->enter_type, 1);
-		if (en)
-			push_kstr(&b, en->name, MAX_STR);
-		else
-			push_ustr(&b, c->args[0]);
+		name_ok = en ? push_kstr(&b, en->name, MAX_STR) : push_ustr(&b, c->args[0]);
 	}
 	end_evt(&b);
+	/*
+	 * The filename is not paged in (a string in a forked child's untouched
+	 * data): the kernel's own read faults it in, ours cannot.  The enter
+	 * event waits for the exit, with its enter time; sched_process_exec
+	 * keeps the name.
+	 */
+	if (at_enter && !name_ok) {
+		bpf_map_update_elem(&exec_deferred, &tid, &c->ts, BPF_ANY);
+		return 0;
+	}
 	if (en)
 		bpf_map_delete_elem(&exec_names, &tid);
+	filler_enter_done(&b);
 	begin_evt(&b, c->exit_type, 20);
 	push_u64(&b, c->ret);
 	push_proc_common(&b, t);

@@ -266,11 +266,10 @@ static u64 syscall_clone_flags(struct kfill *f)
 {
 	u64 flags = 0;
 
+	/* fork and vfork: 0, as the reference driver writes */
 	switch (f->nr) {
 	case __NR_clone:
 		return f->args[0];
-	case __NR_vfork:
-		return CLONE_VM | CLONE_VFORK;
 	case __NR_clone3:
 		if (copy_from_user_nofault(&flags, (const void __user *)f->args[0],
 					   sizeof(flags)))
@@ -279,6 +278,20 @@ static u64 syscall_clone_flags(struct kfill *f)
 	default:
 		return 0;
 	}
+}
+
+/*
+ * PPM_CL_CHILD_IN_PIDNS: the task runs in a pid namespace other than the
+ * initial one, or its children will (after unshare(CLONE_NEWPID)); the
+ * parser then takes vtid/vpid from the event
+ */
+static u32 child_in_pidns(struct task_struct *t)
+{
+	struct pid_namespace *ns = task_active_pid_ns(t);
+
+	if (ns != &init_pid_ns || (t->nsproxy && t->nsproxy->pid_ns_for_children != ns))
+		return PPM_CL_CHILD_IN_PIDNS;
+	return 0;
 }
 
 static int put_fd_dev(struct kfill *f, long fd)
@@ -764,7 +777,8 @@ static int put_param(struct kfill *f, const struct kmod_param *p)
 	case KSRC_RELTIME:
 		return put_reltime(f, a);
 	case KSRC_CLONE_FLAGS:
-		return put_num(f, p->type, clone_flags_to_ppm(syscall_clone_flags(f)));
+		return put_num(f, p->type, clone_flags_to_ppm(syscall_clone_flags(f)) |
+			       child_in_pidns(f->task));
 	case KSRC_EXIT_STATUS:
 	case KSRC_EXIT_RET:
 	case KSRC_EXIT_SIG:

@@ -444,6 +444,13 @@ static void parse_clone_exit(struct sinsp *s, struct sinsp_evt *evt)
 		}
 	}
 	parent = thread_get_or_create(s, tid);
+	/* a caller known only by its tid (it started while the /proc snapshot
+	 * was taken): the clone exit says what it runs, as sysdig takes it */
+	if (parent && !inverted && !strcmp(parent->comm, "<NA>")) {
+		copy_named_str(e, "exe", &parent->exe);
+		copy_named_str(e, "comm", &parent->comm);
+		copy_named_buf(e, "args", &parent->args, &parent->args_len);
+	}
 	t = thread_new();
 	if (!t)
 		return;
@@ -725,7 +732,8 @@ static void parse_socket_exit(struct sinsp *s, struct sinsp_evt *evt)
 	if (fd < 0 || !evt->thread || !en)
 		return;
 	domain = (uint32_t)evt_uint(en, 0);
-	type = (uint32_t)evt_uint(en, 1);
+	/* the type argument carries SOCK_NONBLOCK and SOCK_CLOEXEC: masked */
+	type = (uint32_t)evt_uint(en, 1) & 0xff;
 	proto = (uint32_t)evt_uint(en, 2);
 	if (domain == PPM_AF_UNIX) {
 		fdinfo_init(&fdi, SCAP_FD_UNIX_SOCK);

@@ -649,6 +649,7 @@ int run_capture(struct cli_opts *o)
 		lo.snaplen = o->snaplen;
 		lo.skip_self = !o->debug;
 		lo.page_faults = o->page_faults;
+		lo.exit_only = o->exit_only;
 		lo.buffer_bytes_per_cpu = o->buffer_bytes;
 		live_pushdown(&r, &lo);
 		h = scap_open_live(&lo, err);

@@ -44,6 +44,7 @@ struct cli_opts {
 	int driver;			/* enum scap_live_driver */
 	int unbuffered;
 	int page_faults;		/* --page-faults */
+	int exit_only;			/* --exit-only */
 	uint64_t buffer_bytes;		/* --buffer-bytes-per-cpu, 0: default */
 	struct cli_chisel chisels[MAX_CHISELS];
 	int nchisels;
