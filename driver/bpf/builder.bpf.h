@@ -43,7 +43,7 @@ struct scratch {
 	struct call_ctx c;
 	struct bld_state st;
 	__u8 buf[SCAP_BPF_SCRATCH_SIZE];
-	__u8 tmp[TMP_SIZE + 512];	/* + slack for masked writes */
+	__u8 tmp[TMP_SIZE + 512];	/* + slack for masked writes, + a name staging area */
 };
 
 /* v & m, kept as a real AND so the verifier sees the bound */

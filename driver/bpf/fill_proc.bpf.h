@@ -95,37 +95,75 @@ static __always_inline struct kernfs_node *kn_parent(struct kernfs_node *kn)
 	return BPF_CORE_READ((struct kernfs_node___old *)kn, parent);
 }
 
+/* where a kernfs node name is read before it is placed (past both halves) */
+#define NAME_STAGE TMP_SIZE
+#define NAME_MAX_LEN 256
+
 static long kernfs_step(__u32 i, void *ctx)
 {
 	struct walk *w = ctx;
 	struct kernfs_node *kn = (struct kernfs_node *)w->d;
 	struct kernfs_node *parent = kn_parent(kn);
-	char name[64] = {};
+	struct scratch *s = get_scratch(bpf_get_smp_processor_id());
 	long n;
 
-	if (!parent)
+	if (!parent || !s)
 		return 1;
-	n = bpf_probe_read_kernel_str(name, sizeof(name), BPF_CORE_READ(kn, name));
-	if (n <= 1 || walk_prepend(w, name, (n - 1) & 63))
+	/* whole names (a container scope is 77 bytes), up to NAME_MAX */
+	n = bpf_probe_read_kernel_str(s->tmp + NAME_STAGE, NAME_MAX_LEN, BPF_CORE_READ(kn, name));
+	if (n <= 1 || walk_prepend(w, s->tmp + NAME_STAGE, (n - 1) & (NAME_MAX_LEN - 1)))
 		return 1;
 	w->d = (__u64)parent;
 	return 0;
 }
 
+/*
+ * The path of cgroup cg (from its hierarchy's root) at tmp[TMP_SIZE/2 +
+ * pos..], pos returned.  A global function: verified once, not inside the
+ * verification of each subsystem step.
+ */
+__noinline int g_cgroup_path(__u64 cg)
+{
+	struct scratch *s = get_scratch(bpf_get_smp_processor_id());
+	struct walk w = {
+		.pos = TMP_SIZE / 2 - 1,
+		.base = TMP_SIZE / 2,
+	};
+
+	if (!s)
+		return w.pos;
+	w.d = (__u64)BPF_CORE_READ((struct cgroup *)cg, kn);
+	s->tmp[TMP_SIZE - 1] = 0;
+	bpf_loop(MAX_PATH_DEPTH, kernfs_step, &w, 0);
+	if (w.pos == TMP_SIZE / 2 - 1) {
+		w.pos--;
+		s->tmp[TMP_SIZE / 2 + (w.pos & TMASK)] = '/';
+	}
+	return w.pos;
+}
+
 struct cg_walk {
 	__u64 cs;		/* struct css_set * */
+	__u64 last;		/* struct cgroup * whose path is in tmp */
 	__u32 off;		/* record offset */
 	__u32 start;
 	__u32 pos;		/* path start in the second half of tmp */
 };
 
+/*
+ * subsystem i: "name=path\0", the path of the cgroup the task's css of
+ * that subsystem belongs to (its v1 hierarchy, or the v2 cgroup where the
+ * controller is enabled), as the reference driver's cgroup_path() of
+ * css->cgroup
+ */
 static long cgroup_step(__u32 i, void *ctx)
 {
 	struct cg_walk *w = ctx;
 	struct scratch *s = get_scratch(bpf_get_smp_processor_id());
 	struct css_set *cs = (struct css_set *)w->cs;
 	struct cgroup_subsys_state *css;
-	__u32 plen = TMP_SIZE / 2 - w->pos;
+	struct cgroup *cg;
+	__u32 plen;
 	long n;
 
 	if (!s || i >= CGROUP_SUBSYS_COUNT)
@@ -135,6 +173,12 @@ static long cgroup_step(__u32 i, void *ctx)
 		return 0;
 	if (w->off - w->start > MAX_STR)
 		return 1;
+	cg = BPF_CORE_READ(css, cgroup);
+	if ((__u64)cg != w->last) {
+		w->pos = g_cgroup_path((__u64)cg) & TMASK;
+		w->last = (__u64)cg;
+	}
+	plen = TMP_SIZE / 2 - w->pos;
 	n = bpf_probe_read_kernel_str(s->buf + (w->off & HMASK), 32, BPF_CORE_READ(css, ss, name));
 	if (n <= 0)
 		return 0;
@@ -150,21 +194,12 @@ static long cgroup_step(__u32 i, void *ctx)
 /* "subsys=path\0" for every subsystem the task has a css for */
 static __always_inline void push_cgroups(struct bld *b, struct task_struct *task)
 {
-	struct css_set *cs = BPF_CORE_READ(task, cgroups);
-	struct walk w = {
-		.d = (__u64)BPF_CORE_READ(cs, dfl_cgrp, kn),
-		.pos = TMP_SIZE / 2 - 1,
-		.base = TMP_SIZE / 2,
+	struct cg_walk cw = {
+		.cs = (__u64)BPF_CORE_READ(task, cgroups),
+		.off = b->off,
+		.start = b->off,
 	};
-	struct cg_walk cw = { .cs = (__u64)cs, .off = b->off, .start = b->off };
 
-	b->s->tmp[TMP_SIZE - 1] = 0;
-	bpf_loop(MAX_PATH_DEPTH, kernfs_step, &w, 0);
-	if (w.pos == TMP_SIZE / 2 - 1) {
-		w.pos--;
-		b->s->tmp[TMP_SIZE / 2 + (w.pos & TMASK)] = '/';
-	}
-	cw.pos = w.pos;
 	bpf_loop(CGROUP_SUBSYS_COUNT, cgroup_step, &cw, 0);
 	param_done(b, (cw.off - cw.start) & (2 * MAX_STR - 1));
 }

@@ -71,13 +71,9 @@ static __always_inline void emit_fixed(void *rec, __u32 len, __u64 ts, __u64 tid
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct scap_bpf_counters *c = &counters[cpu & (SCAP_BPF_MAX_CPUS - 1)];
 
-	count_add(&c->n_evts, 1);
 	if (c->in_drop)
 		flush_drops(cpu, c, ts, tid);
-	if (ring_output(cpu, rec, len))
-		count_drop(c, ts, 1);
-	else
-		count_add(&c->n_written, 1);
+	output_evts(cpu, c, ts, rec, len, 1);
 }
 
 /* one event left out by the comm filter */

@@ -80,12 +80,23 @@ struct scap_bpf_counters counters[SCAP_BPF_MAX_CPUS];
 #include "ring.bpf.h"
 
 /*
- * Counters are added atomically: syscall tracepoints are preemptible on
- * newer kernels, so two of our programs can interleave on one CPU.
+ * Counters: syscall tracepoints are preemptible on newer kernels, so two
+ * of our programs can interleave on one CPU.  Events written are counted
+ * inside the ring's busy window (ring_commit_evts: no other program of
+ * ours writes this CPU's counters there, plain adds); everything else is
+ * added atomically.
  */
 static __always_inline void count_add(__u64 *counter, __u64 n)
 {
 	__sync_fetch_and_add(counter, n);
+}
+
+/* publish a reserved record of n events and count them (seen, written) */
+static __always_inline void ring_commit_evts(struct ring_rec *r, struct scap_bpf_counters *c, __u32 n)
+{
+	c->n_evts += n;
+	c->n_written += n;
+	ring_commit(r);
 }
 
 static __always_inline __u64 now_ns(void)
@@ -150,13 +161,31 @@ static __always_inline void flush_drops(__u32 cpu, struct scap_bpf_counters *c,
 		c->in_drop = 0;
 }
 
+/* n events seen and dropped: the ring was full or busy */
 static __always_inline void count_drop(struct scap_bpf_counters *c, __u64 ts, __u32 n)
 {
+	count_add(&c->n_evts, n);
 	count_add(&c->n_drops_buffer, n);
 	if (!c->in_drop) {
 		c->in_drop = 1;
 		c->drop_ts = ts;
 	}
+}
+
+/* a record of nevts events copied from kernel memory src, counted */
+static __always_inline int output_evts(__u32 cpu, struct scap_bpf_counters *c, __u64 ts,
+				       const void *src, __u32 n, __u32 nevts)
+{
+	struct ring_rec r;
+	__u8 *p = ring_reserve(&r, cpu, n);
+
+	if (!p) {
+		count_drop(c, ts, nevts);
+		return -1;
+	}
+	bpf_probe_read_kernel(p, n, src);
+	ring_commit_evts(&r, c, nevts);
+	return 0;
 }
 
 /*
@@ -252,8 +281,7 @@ static __always_inline int emit_generic_pair(__u32 cpu, struct scap_bpf_counters
 	r->x_np[1] = 0;
 	r->x_plen = 2;
 	r->x_id = sc;
-	ring_commit(&rec);
-	count_add(&c->n_written, 2);
+	ring_commit_evts(&rec, c, 2);
 	return 0;
 }
 
@@ -266,8 +294,7 @@ static __always_inline int emit_generic_enter(__u32 cpu, struct scap_bpf_counter
 	if (!r)
 		return 0;
 	fill_generic_enter(r, ts, tid, sc, nr);
-	ring_commit(&rec);
-	count_add(&c->n_written, 1);
+	ring_commit_evts(&rec, c, 1);
 	return 0;
 }
 
@@ -287,8 +314,7 @@ static __always_inline int emit_generic_exit(__u32 cpu, struct scap_bpf_counters
 	x->np[1] = 0;
 	x->plen = 2;
 	x->id = sc;
-	ring_commit(&rec);
-	count_add(&c->n_written, 1);
+	ring_commit_evts(&rec, c, 1);
 	return 0;
 }
 
@@ -334,7 +360,6 @@ captured_syscall(struct hook_ctx *h, __u64 nr, __u32 nevts)
 		count_add(&h->c->n_suppressed, nevts);
 		return NULL;
 	}
-	count_add(&h->c->n_evts, nevts);
 	h->ts = now_ns();
 	h->tid = (__u32)pid_tgid;
 	if (h->c->in_drop)
@@ -436,13 +461,11 @@ static __always_inline int filler_submit(struct bld *b)
 	if (s->c.phase == PHASE_EXIT && !(*(__u16 *)(s->buf + 20) & 1))
 		from = BOUND(*(__u32 *)(s->buf + 16), 65535);
 	if (b->err || n > SCAP_BPF_SCRATCH_SIZE - 1 || from >= n) {
+		count_add(&c->n_evts, nevts);
 		count_add(&c->n_drops_scratch, nevts);
 		return 0;
 	}
-	if (ring_output(s->c.cpu, s->buf + from, BOUND(n - from, 65535)))
-		count_drop(c, s->c.ts, nevts);
-	else
-		count_add(&c->n_written, nevts);
+	output_evts(s->c.cpu, c, s->c.ts, s->buf + from, BOUND(n - from, 65535), nevts);
 	return 0;
 }
 
@@ -501,7 +524,6 @@ int BPF_PROG(sched_process_exit, struct task_struct *p)
 	b.s->c.ets = b.s->c.ts;
 	b.s->c.tid = BPF_CORE_READ(p, pid);
 	c = &counters[b.s->c.cpu & (SCAP_BPF_MAX_CPUS - 1)];
-	count_add(&c->n_evts, 1);
 	if (c->in_drop)
 		flush_drops(b.s->c.cpu, c, b.s->c.ts, b.s->c.tid);
 	code = BPF_CORE_READ(p, exit_code);
@@ -514,7 +536,6 @@ int BPF_PROG(sched_process_exit, struct task_struct *p)
 		push_u16(&b, g_syscall_table[nr].ppm_sc);
 		push_u16(&b, nr);
 		end_evt(&b);
-		count_add(&c->n_evts, 1);
 	}
 	begin_evt(&b, PPME_PROCEXIT_1_E, 4);
 	push_u64(&b, (__s64)code);
@@ -524,10 +545,7 @@ int BPF_PROG(sched_process_exit, struct task_struct *p)
 	end_evt(&b);
 	if (b.err)
 		return 0;
-	if (ring_output(b.s->c.cpu, b.s->buf, BOUND(b.off, 255)))
-		count_drop(c, b.s->c.ts, b.evt ? 2 : 1);
-	else
-		count_add(&c->n_written, b.evt ? 2 : 1);
+	output_evts(b.s->c.cpu, c, b.s->c.ts, b.s->buf, BOUND(b.off, 255), b.evt ? 2 : 1);
 	return 0;
 }
 

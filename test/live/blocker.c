@@ -14,6 +14,9 @@
  *   a busy loop in user space for MS ms of wall time (topprocs_cpu)
  * usage: blocker signal
  *   sends itself SIGUSR1 (caught) with kill(2), then SIGUSR2 with tgkill(2)
+ * usage: blocker write FILE N
+ *   one write(2) of N bytes (10 <= N <= 65536) to FILE: "0123456789" repeated,
+ *   the last 10 bytes "<THE-END!>" (a snaplen test sees whether they came)
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -45,7 +48,10 @@ static int latency(const char *gate)
 	if (pid < 0)
 		return 1;
 	if (pid == 0) {
-		while (stat(gate, &st))
+		pid_t parent = getppid();
+
+		/* gone with its parent (a test killed on failure) */
+		while (stat(gate, &st) && getppid() == parent)
 			usleep(20000);
 		_exit(write(p[1], "wake!", 5) != 5);
 	}
@@ -120,6 +126,23 @@ static int spin(long ms)
 	return 0;
 }
 
+static int write_file(const char *path, long n)
+{
+	static char buf[65536];
+	FILE *f;
+	long i;
+
+	if (n < 10 || n > (long)sizeof(buf))
+		return 2;
+	for (i = 0; i < n - 10; i++)
+		buf[i] = '0' + i % 10;
+	memcpy(buf + n - 10, "<THE-END!>", 10);
+	f = fopen(path, "w");
+	if (!f || write(fileno(f), buf, n) != n)
+		return 1;
+	return fclose(f) != 0;
+}
+
 static volatile sig_atomic_t got;
 
 static void on_signal(int sig)
@@ -148,6 +171,8 @@ int main(int argc, char **argv)
 		return spin(atol(argv[2]));
 	if (argc == 2 && !strcmp(argv[1], "signal"))
 		return signals();
-	fprintf(stderr, "usage: blocker latency GATE | sockets PORT | spin MS | signal\n");
+	if (argc == 4 && !strcmp(argv[1], "write"))
+		return write_file(argv[2], atol(argv[3]));
+	fprintf(stderr, "usage: blocker latency GATE | sockets PORT | spin MS | signal | write FILE N\n");
 	return 2;
 }

@@ -33,6 +33,15 @@
 #                      from the file and live
 #   signaldeliver      SIGUSR1 (kill) and SIGUSR2 (tgkill) to itself: one
 #                      signaldeliver each, after the call, dpid = the receiver
+#   pidns              unshare -p -f BLOCKER: proc.vpid and thread.vtid are 1 in
+#                      the new pid namespace, proc.pid the host pid
+#   container_cgroup   a process moved into a test cgroup named like a docker
+#                      scope (docker-<64 hex>.scope, pids hierarchy, or the v2
+#                      one) gets container.id = the first 12 hex digits; a
+#                      process outside stays on the host
+#   chisel_snaplen     live -c echo_fds (sysdig.set_snaplen(2000)) shows all of a
+#                      1500-byte write; without a chisel the default 80 bytes;
+#                      -s 100 wins over the chisel
 # Exit 77 (skipped) without root, BTF or the bpf engine.
 set -u
 TEST=$1 SYSDIG=$2 WORKLOAD=$3 STORM=$4 BLOCKER=${5:-}
@@ -461,6 +470,79 @@ signaldeliver)
 	awk '$6 == "<" && ($7 == "kill" || $7 == "tgkill") { want = $5 }
 		$7 == "signaldeliver" { if (!want || $9 != "dpid=" substr(want, 2, length(want) - 2) "(" $4 ")") bad++; n++; want = "" }
 		END { exit !(n == 2 && !bad) }' "$TMP/g.txt" || fail "signaldeliver not right after its call"
+	;;
+pidns)
+	command -v unshare >/dev/null || skip "no unshare"
+	unshare -p -f true 2>/dev/null || skip "unshare -p not permitted here"
+	B=$(basename "$BLOCKER" | cut -c1-15)
+	# the file needs unshare's clone too (the child's vtid/vpid are in it)
+	start_capture "$TMP/n.scap" "proc.name in (unshare, $B)"
+	unshare -p -f "$BLOCKER" spin 50 || fail "unshare -p -f failed"
+	stop_capture
+	"$SYSDIG" -r "$TMP/n.scap" -p "%proc.pid %proc.vpid %thread.tid %thread.vtid %proc.name" \
+		"proc.name=$B" | sort -u > "$TMP/n.txt" || fail "reading back"
+	cat "$TMP/n.txt"
+	[ -s "$TMP/n.txt" ] || fail "no events of the process"
+	awk '$2 != 1 || $4 != 1 || $1 == 1 { bad++ } END { exit bad > 0 }' "$TMP/n.txt" ||
+		fail "vpid/vtid not 1 (or pid not the host's)"
+	# the reference reads the same file the same way
+	if [ -x "$REF" ]; then
+		"$REF" -r "$TMP/n.scap" -p "%proc.pid %proc.vpid %thread.tid %thread.vtid %proc.name" \
+			"proc.name=$B" 2>/dev/null | sort -u > "$TMP/nr.txt"
+		cmp -s "$TMP/n.txt" "$TMP/nr.txt" || fail "reference differs: $(cat "$TMP/nr.txt")"
+	fi
+	;;
+container_cgroup)
+	B=$(basename "$BLOCKER" | cut -c1-15)
+	ID=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
+	CG=
+	for root in /sys/fs/cgroup/pids /sys/fs/cgroup/unified /sys/fs/cgroup; do
+		if [ -w "$root/cgroup.procs" ] && mkdir "$root/docker-$ID.scope" 2>/dev/null; then
+			CG=$root/docker-$ID.scope
+			break
+		fi
+	done
+	[ -n "$CG" ] || skip "cannot create a test cgroup"
+	# a v2 cgroup without controllers has no css of its own: nothing shows it
+	case "$CG" in
+	/sys/fs/cgroup/unified/*|/sys/fs/cgroup/docker-*)
+		grep -q . "$(dirname "$CG")/cgroup.subtree_control" 2>/dev/null ||
+			{ rmdir "$CG"; skip "cgroup v2 without controllers enabled for children"; } ;;
+	esac
+	start_capture "$TMP/c.scap" "proc.name=$B"
+	sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2" spin 50' sh "$CG" "$BLOCKER"
+	rc=$?
+	"$BLOCKER" spin 50
+	stop_capture
+	rmdir "$CG" 2>/dev/null
+	[ "$rc" = 0 ] || fail "moving into $CG failed"
+	"$SYSDIG" -r "$TMP/c.scap" -p "%proc.pid %container.id %container.type" "proc.name=$B" |
+		sort -u > "$TMP/c.txt" || fail "reading back"
+	cat "$TMP/c.txt"
+	echo "cgroup $CG"
+	grep -qx "[0-9]* ${ID:0:12} docker" "$TMP/c.txt" || fail "no container.id ${ID:0:12}"
+	grep -qx "[0-9]* host host" "$TMP/c.txt" || fail "the process outside is not on the host"
+	[ "$(wc -l < "$TMP/c.txt")" = 2 ] || fail "more than the two expected processes/ids"
+	;;
+chisel_snaplen)
+	"$SYSDIG" -cl 2>/dev/null | grep -q echo_fds || skip "no echo_fds chisel"
+	B=$(basename "$BLOCKER" | cut -c1-15)
+	F=$TMP/snap.txt
+	start_live "$TMP/e.txt" -c echo_fds "proc.name=$B"
+	"$BLOCKER" write "$F" 1500 || fail "blocker write failed"
+	stop_capture
+	grep -q "<THE-END!>" "$TMP/e.txt" || fail "echo_fds: the end of a 1500-byte write is missing: $(head -c 300 "$TMP/e.txt")"
+	# no chisel: the default snaplen, 80 bytes of data
+	start_live "$TMP/d.txt" -p "%evt.rawarg.data" "proc.name=$B and evt.type=write and evt.dir=<"
+	"$BLOCKER" write "$F" 1500 || fail "blocker write failed"
+	stop_capture
+	[ "$(head -1 "$TMP/d.txt" | tr -d '\n' | wc -c)" = 80 ] || fail "default snaplen: $(head -1 "$TMP/d.txt")"
+	# -s wins over the chisel's set_snaplen()
+	start_live "$TMP/s.txt" -s 100 -c echo_fds "proc.name=$B"
+	"$BLOCKER" write "$F" 1500 || fail "blocker write failed"
+	stop_capture
+	grep -q "<THE-END!>" "$TMP/s.txt" && fail "-s 100: the chisel's snaplen won"
+	grep -q "0123456789" "$TMP/s.txt" || fail "-s 100: no data: $(head -c 300 "$TMP/s.txt")"
 	;;
 *)
 	fail "unknown test $TEST"

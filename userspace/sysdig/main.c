@@ -236,6 +236,7 @@ int main(int argc, char **argv)
 			if (parse_int(optarg, &v) || v <= 0)
 				return die("invalid snaplen");
 			o.snaplen = (uint32_t)v;
+			o.snaplen_set = 1;
 			break;
 		case 'S': o.summary = 1; break;
 		case 't':
