@@ -28,7 +28,6 @@
 #include <linux/cgroup.h>
 #include <linux/dcache.h>
 #include <linux/fs_struct.h>
-#include <linux/path.h>
 #include <linux/tty.h>
 #include <linux/time64.h>
 #include <linux/timekeeping.h>
@@ -617,17 +616,21 @@ static u64 mm_kb(struct mm_struct *mm, int what)
 	}
 }
 
-/* the working directory, "" when it cannot be named (as the BPF driver) */
+/*
+ * The working directory, "" when it cannot be named (as the BPF driver).
+ * d_path() under fs->lock: no reference taken, so none dropped (a dput()
+ * may sleep; preemption is off here).
+ */
 static int put_cwd(struct kfill *f)
 {
-	struct path pwd;
+	struct fs_struct *fs = f->task->fs;
 	char *p;
 
-	if (!f->task->fs || f->pos + 2 > f->cap)
+	if (!fs || f->pos + 2 > f->cap)
 		return put_str(f, "");
-	get_fs_pwd(f->task->fs, &pwd);
-	p = d_path(&pwd, f->buf + f->pos, min_t(u32, f->cap - f->pos, PATH_MAX));
-	path_put(&pwd);
+	spin_lock(&fs->lock);
+	p = d_path(&fs->pwd, f->buf + f->pos, min_t(u32, f->cap - f->pos, PATH_MAX));
+	spin_unlock(&fs->lock);
 	if (IS_ERR(p))
 		return put_str(f, "");
 	return put_raw(f, p, strlen(p) + 1);	/* d_path writes at the end */
