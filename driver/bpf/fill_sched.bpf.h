@@ -83,6 +83,23 @@ static __always_inline void count_suppressed(void)
 }
 
 /*
+ * The current task's pid_tgid when its events are captured (capture on,
+ * not the capturing process, past the comm filter), else 0
+ */
+static __always_inline __u64 current_captured(void)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+
+	if (!settings.enabled || (__u32)(pid_tgid >> 32) == settings.self_tgid)
+		return 0;
+	if (comm_filtered(bpf_get_current_task_btf())) {
+		count_suppressed();
+		return 0;
+	}
+	return pid_tgid;
+}
+
+/*
  * tid = the thread going off the CPU, next = the incoming one; the counters
  * are those of the outgoing thread.  Like the reference driver, switches
  * from or to the idle task are not reported; unlike it, neither are the
@@ -159,15 +176,11 @@ static __always_inline __s64 signal_sender(int sig, struct kernel_siginfo *info)
 SEC("tp_btf/signal_deliver")
 int BPF_PROG(signal_deliver, int sig, struct kernel_siginfo *info, struct k_sigaction *ka)
 {
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u64 pid_tgid = current_captured();
 	struct signal_evt e;
 
-	if (!settings.enabled || (__u32)(pid_tgid >> 32) == settings.self_tgid)
+	if (!pid_tgid)
 		return 0;
-	if (comm_filtered(bpf_get_current_task_btf())) {
-		count_suppressed();
-		return 0;
-	}
 	e.ts = now_ns();
 	e.tid = (__u32)pid_tgid;
 	e.len = sizeof(e);
@@ -198,15 +211,11 @@ static __always_inline __u32 pf_flags_to_ppm(unsigned long err)
 
 static __always_inline int page_fault(unsigned long addr, struct pt_regs *regs, unsigned long err)
 {
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u64 pid_tgid = current_captured();
 	struct pf_evt e;
 
-	if (!settings.enabled || (__u32)(pid_tgid >> 32) == settings.self_tgid)
+	if (!pid_tgid)
 		return 0;
-	if (comm_filtered(bpf_get_current_task_btf())) {
-		count_suppressed();
-		return 0;
-	}
 	e.ts = now_ns();
 	e.tid = (__u32)pid_tgid;
 	e.len = sizeof(e);

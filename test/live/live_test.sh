@@ -442,7 +442,7 @@ procinfo)
 	# the busy loop's user time grows from batch to batch, and the chisel
 	# shows it (this host may be busy: its share is not asserted)
 	awk -v t="$B ($SPIN)" 'index($0, t) { sub("cpu_usr=", "", $8); if (!n++) first = $8; last = $8 }
-		END { print "spinner cpu_usr " first " -> " last " ticks"; exit !(last > first) }' "$TMP/p.txt" ||
+		END { print "spinner cpu_usr " first " -> " last " ticks"; exit !(last + 0 > first + 0) }' "$TMP/p.txt" ||
 		fail "the busy loop's cpu_usr does not grow"
 	grep -qE "^[0-9.]*[1-9][0-9.]*% +$B +$SPIN$" "$TMP/t.txt" || fail "the busy loop is not in topprocs_cpu"
 	# live: the chisel prints every second

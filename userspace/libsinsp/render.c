@@ -1,6 +1,6 @@
 /*
  * render.c - parameter rendering exactly as sysdig 0.29.3 prints it
- * (spec/param_types.md).  See render.h for how it fits with fields.c and
+ * (docs/event_table.md).  See render.h for how it fits with fields.c and
  * the formatter.  Nothing here allocates per event: everything is appended
  * to caller-owned, reused struct sbuf buffers.
  */
@@ -731,7 +731,7 @@ static void render_path(struct sinsp *s, const struct sinsp_evt *e, const struct
 	const char *v = val->p + vstart;
 	size_t vl = val->len - vstart;
 
-	if (vl == 0 || v[0] == '/' || (vl == 4 && memcmp(v, "<NA>", 4) == 0) || !e->thread)
+	if ((vl > 0 && v[0] == '/') || (vl == 4 && memcmp(v, "<NA>", 4) == 0) || !e->thread)
 		return;
 	const char *dir = NULL;
 	char dirbuf[SINSP_MAX_PATH + 2];
@@ -757,7 +757,9 @@ static void render_path(struct sinsp *s, const struct sinsp_evt *e, const struct
 			}
 		}
 	}
-	render_concat_path(dir ? dir : "", v, vl, res);
+	/* an empty path stored with its NUL is the directory itself, as the
+	 * reference joins the NUL too: mkdir("") under /tmp is "path=(/tmp)" */
+	render_concat_path(dir ? dir : "", v, vl ? vl : (len > 0), res);
 }
 
 static void render_typed(struct sinsp *s, const struct sinsp_evt *e, const struct ppm_param_info *pi,

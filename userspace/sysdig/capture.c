@@ -8,6 +8,7 @@
  * and a live -w without filter skips the state engine (is_raw_dump).
  */
 #include <signal.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,11 +26,64 @@
 #define OUT_FLUSH_SIZE (256 * 1024)
 
 static volatile sig_atomic_t g_stop;
+static struct chisel_runtime *volatile g_chisels;	/* interrupted with the loop */
 
+#define CHISEL_GRACE_SECS 1
+static volatile sig_atomic_t g_stop_sig;
+
+/* The first SIGINT/SIGTERM stops the capture (and a chisel stuck in Lua,
+ * and a blocking read or open: no SA_RESTART); the second one kills. */
 static void on_signal(int sig)
 {
-	(void)sig;
+	if (g_stop) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
 	g_stop = 1;
+	g_stop_sig = sig;
+	if (g_chisels) {
+		chisel_interrupt(g_chisels);
+		alarm(CHISEL_GRACE_SECS);
+	}
+}
+
+/* the grace time after a stop signal: a chisel still in Lua (a loop that
+ * LuaJIT compiled never runs the hook) ends the process as a second signal
+ * would */
+static void on_alarm(int sig)
+{
+	static const char msg[] = "chisel still running after the stop signal: exiting\n";
+
+	(void)sig;
+	if (!chisel_running())
+		return;
+	if (write(2, msg, sizeof(msg) - 1) < 0) {
+		/* nothing more to say */
+	}
+	signal(g_stop_sig, SIG_DFL);
+	raise(g_stop_sig);
+}
+
+static void catch_stop_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_alarm;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGALRM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* an error caused by the stop signal (interrupted read or chisel): a stop */
+static int stopped_by_signal(const char *err)
+{
+	return g_stop && (strstr(err, CHISEL_INTERRUPTED) || strstr(err, "nterrupted"));
 }
 
 /* ------------------------------------------------------------- summary */
@@ -95,6 +149,15 @@ static void print_summary(FILE *out, const struct summary *sm)
 		fprintf(out, "%c %-16s%llu\n", rows[k].dir, rows[k].name, (unsigned long long)rows[k].n);
 }
 
+/* an error line; over the -P progress number when one is shown */
+static int g_progress_shown;
+
+static void error_line(const char *msg)
+{
+	fprintf(stderr, "%s%s\n", g_progress_shown ? "\r" : "", msg);
+	g_progress_shown = 0;
+}
+
 /* ---------------------------------------------------------- the writer */
 
 struct writer {
@@ -103,10 +166,30 @@ struct writer {
 	const struct scap_metadata *meta;
 	int index;		/* file number for rotation */
 	uint64_t events;	/* events in the current file */
-	uint64_t bytes;		/* approximate bytes in the current file */
 	uint64_t file_start_ts;
+	int failed;		/* the error was printed */
 	char path[4096];
 };
+
+/* an output file that is one of the -r inputs would be truncated while
+ * being read: refused (same device and inode, whatever the names) */
+static int is_an_input(const struct cli_opts *o, const char *path)
+{
+	struct stat out, in;
+
+	if (stat(path, &out) != 0)
+		return 0;
+	for (int i = 0; i < o->ninputs; i++) {
+		int r = strcmp(o->inputs[i], "-") ? stat(o->inputs[i], &in) : fstat(0, &in);
+
+		if (r == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
+			fprintf(stderr, "refusing to write %s: it is the input file %s\n", path,
+				o->inputs[i]);
+			return 1;
+		}
+	}
+	return 0;
+}
 
 static int writer_open(struct writer *w, uint64_t ts)
 {
@@ -136,17 +219,24 @@ static int writer_open(struct writer *w, uint64_t ts)
 	} else {
 		snprintf(w->path, sizeof(w->path), "%s", o->write_path);
 	}
-	w->d = scap_dump_open(w->path, o->compress, err);
-	if (!w->d) {
-		fprintf(stderr, "%s\n", err[0] ? err : "can't open the output file");
+	if (strcmp(w->path, "-") && is_an_input(o, w->path)) {
+		w->failed = 1;
 		return -1;
 	}
-	if (w->meta && scap_dump_metadata(w->d, w->meta) != 0) {
-		fprintf(stderr, "%s\n", scap_dump_error(w->d));
+	w->d = scap_dump_open(w->path, o->compress, err);
+	if (!w->d) {
+		error_line(err[0] ? err : "can't open the output file");
+		w->failed = 1;
+		return -1;
+	}
+	/* the metadata goes to the file at once: it is a valid capture from
+	 * the first moment */
+	if (w->meta && (scap_dump_metadata(w->d, w->meta) != 0 || scap_dump_flush(w->d) != 0)) {
+		error_line(scap_dump_error(w->d));
+		w->failed = 1;
 		return -1;
 	}
 	w->events = 0;
-	w->bytes = 0;
 	w->file_start_ts = ts;
 	return 0;
 }
@@ -159,7 +249,9 @@ static int writer_close(struct writer *w)
 		return 0;
 	if (scap_dump_close(w->d, err) != 0) {
 		w->d = NULL;
-		fprintf(stderr, "%s\n", err[0] ? err : "error writing the output file");
+		if (!w->failed)
+			error_line(err[0] ? err : "error writing the output file");
+		w->failed = 1;
 		return -1;
 	}
 	w->d = NULL;
@@ -173,7 +265,11 @@ static int writer_event(struct writer *w, const struct sinsp_evt *e, uint32_t fl
 	int rotate = 0;
 
 	if (w->d) {
-		if (o->file_size_mb && w->bytes >= (uint64_t)o->file_size_mb * 1000000ULL)
+		/* -C: every byte counts (headers, metadata); the file stays
+		 * within N MB unless a single event is larger */
+		if (o->file_size_mb && w->events &&
+		    scap_dump_size(w->d) + SCAP_DUMP_BLOCK_MAX(e->scap.len) >
+			    (uint64_t)o->file_size_mb * 1000000ULL)
 			rotate = 1;
 		if (o->rotate_secs && e->scap.ts - w->file_start_ts >= (uint64_t)o->rotate_secs * 1000000000ULL)
 			rotate = 1;
@@ -190,11 +286,11 @@ static int writer_event(struct writer *w, const struct sinsp_evt *e, uint32_t fl
 	if (!w->d && writer_open(w, e->scap.ts))
 		return -1;
 	if (scap_dump_event(w->d, &e->scap, e->scap.cpuid, flags) != 0) {
-		fprintf(stderr, "%s\n", scap_dump_error(w->d));
+		error_line(scap_dump_error(w->d));
+		w->failed = 1;
 		return -1;
 	}
 	w->events++;
-	w->bytes += e->scap.len;
 	return 0;
 }
 
@@ -234,6 +330,7 @@ struct run {
 	struct summary *sm;
 	struct output out;
 	struct writer w;
+	struct fleet *fleet;	/* --metrics-listen / --export, NULL: none */
 	uint64_t nread;		/* events read (passing the capture filter) */
 	uint64_t total;		/* events returned by the engine */
 	int stop;
@@ -271,6 +368,8 @@ static int handle_event(struct run *r, struct sinsp *s, struct sinsp_evt *e)
 	if (o->max_secs && e->scap.ts >= s->first_ts + o->max_secs * 1000000000ULL)
 		return 1;
 	r->total++;
+	if (r->fleet && !(r->total & 4095))
+		fleet_tick(r->fleet, s->scap);
 	if (r->flt && !o->display_filter)
 		pass = !e->rejected;	/* capture_filter() ran inside the parser */
 	if (!pass) {
@@ -287,6 +386,8 @@ static int handle_event(struct run *r, struct sinsp *s, struct sinsp_evt *e)
 	if (r->sm && !r->chisels && e->scap.type != PPME_CONTAINER_JSON_E &&
 	    e->scap.type != PPME_CONTAINER_JSON_2_E)
 		r->sm->count[summary_slot(e)]++;
+	if (r->fleet)
+		fleet_event(r->fleet, s, e);
 	if (r->w.o) {
 		rc = writer_event(&r->w, e, e->scap.dump_flags);
 		if (rc)
@@ -320,6 +421,7 @@ static void print_progress(struct scap *h, int final)
 	if (p < 0)
 		return;
 	fprintf(stderr, "\r%.2lf", p * 100.0);
+	g_progress_shown = !final;
 	if (final)
 		fputc('\n', stderr);
 }
@@ -412,7 +514,7 @@ static const char *filter_comm(const char *f, char *buf, size_t len)
  */
 static int is_raw_dump(const struct run *r, const struct sinsp *s)
 {
-	return s->is_live && r->o->write_path && !r->flt && !r->chisels && !r->sm;
+	return s->is_live && r->o->write_path && !r->flt && !r->chisels && !r->sm && !r->fleet;
 }
 
 /* the next event from the engine, without the state engine */
@@ -444,7 +546,7 @@ static int nothing_reads_fds(const struct run *r)
 {
 	const struct cli_opts *o = r->o;
 
-	return o->quiet && !r->chisels && !r->sm && !o->display_filter && r->flt &&
+	return o->quiet && !r->chisels && !r->sm && !r->fleet && !o->display_filter && r->flt &&
 	       filter_only_proc_name(r->flt);
 }
 
@@ -477,6 +579,14 @@ static int run_source(struct run *r, struct scap *h)
 	if (r->o->write_path) {
 		r->w.o = r->o;
 		r->w.meta = &h->meta;
+		/* the file exists, with its metadata, from the start: a signal
+		 * before the first event still leaves a valid capture (a -G
+		 * name from the first event's time must wait for it) */
+		if (!r->w.d && !(r->o->rotate_secs && !s->is_live) &&
+		    writer_open(&r->w, (uint64_t)time(NULL) * 1000000000ULL)) {
+			sinsp_close(s);
+			return 1;
+		}
 	}
 	if (progress)
 		fputs("\r", stderr);
@@ -486,6 +596,8 @@ static int run_source(struct run *r, struct scap *h)
 		int n = raw ? raw_next(s, h, &e) : sinsp_next(s, &e);
 
 		if (n == SCAP_TIMEOUT) {
+			if (r->fleet)
+				fleet_tick(r->fleet, h);
 			/* live: on_interval keeps its pace without events */
 			if (r->chisels && chisel_tick(r->chisels, r->err, sizeof(r->err)) < 0) {
 				fprintf(stderr, "%s\n", r->err);
@@ -498,17 +610,26 @@ static int run_source(struct run *r, struct scap *h)
 			break;
 		if (n != SCAP_SUCCESS) {
 			out_flush(&r->out);
-			fprintf(stderr, "%s\n", s->err[0] ? s->err : "error reading events");
+			if (stopped_by_signal(s->err))
+				break;
+			error_line(s->err[0] ? s->err : "error reading events");
 			rc = 1;
 			break;
+		}
+		if (r->o->recover && h->recovered) {
+			out_flush(&r->out);
+			error_line(h->note);
+			h->recovered = 0;
 		}
 		if (progress && r->total % 10000 == 9999)
 			print_progress(h, 0);
 		n = handle_event(r, s, &e);
+		if (n < 0 && stopped_by_signal(r->err))
+			break;
 		if (n < 0) {
 			out_flush(&r->out);
 			if (r->err[0])
-				fprintf(stderr, "%s\n", r->err);
+				error_line(r->err);
 			rc = 1;
 			r->stop = 1;
 			break;
@@ -518,11 +639,15 @@ static int run_source(struct run *r, struct scap *h)
 			break;
 		}
 	}
-	if (progress) {
+	if (progress && !rc) {	/* after an error, its line is the last one */
 		fputs("\r\r", stderr);
 		print_progress(h, 1);
 	}
+	if (r->fleet)
+		fleet_tick(r->fleet, h);
 	out_flush(&r->out);
+	if (r->chisels)
+		chisel_interrupt_clear(r->chisels);	/* on_capture_end runs; a second signal kills */
 	if (r->chisels && chisel_capture_end(r->chisels, r->err, sizeof(r->err)) < 0) {
 		fprintf(stderr, "%s\n", r->err);
 		rc = 1;
@@ -530,6 +655,11 @@ static int run_source(struct run *r, struct scap *h)
 	fflush(stdout);
 	if (r->w.d && writer_close(&r->w))
 		rc = 1;
+	if (r->o->recover && h->skipped_regions) {
+		fprintf(stderr, "--recover: skipped %llu damaged regions (%llu bytes)\n",
+			(unsigned long long)h->skipped_regions, (unsigned long long)h->skipped_bytes);
+		rc = 1;
+	}
 	if (r->o->verbose || s->is_live) {
 		struct scap_stats st = { 0 };
 
@@ -572,8 +702,9 @@ static int setup_chisels(struct run *r)
 		if (chisel_load(r->chisels, o->chisels[i].name, o->chisels[i].args, r->err,
 				sizeof(r->err)) < 0)
 			return -1;
+	g_chisels = r->chisels;
 	if (chisel_init(r->chisels, r->err, sizeof(r->err)) < 0)
-		return -1;
+		return stopped_by_signal(r->err) ? 0 : -1;
 	if (chisel_global_filter(r->chisels) && !o->filter)
 		o->filter = strdup(chisel_global_filter(r->chisels));
 	return 0;
@@ -607,6 +738,7 @@ int run_capture(struct cli_opts *o)
 	const char *fmt = o->format;
 	int status = 0;
 
+	catch_stop_signals();
 	r.o = o;
 	r.out.unbuffered = o->unbuffered;
 	if (!fmt)
@@ -632,9 +764,13 @@ int run_capture(struct cli_opts *o)
 		if (!r.sm)
 			return 1;
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGPIPE, SIG_IGN);
+	r.fleet = fleet_start(&o->fleet, r.err, sizeof(r.err));
+	if (!r.fleet && r.err[0]) {
+		fprintf(stderr, "%s\n", r.err);
+		return 1;
+	}
+	if (r.chisels && fleet_metrics(r.fleet))
+		chisel_set_metrics_sink(r.chisels, metrics_publish, fleet_metrics(r.fleet));
 
 	if (o->ninputs == 0) {
 		struct scap_live_opts lo = { 0 };
@@ -643,6 +779,7 @@ int run_capture(struct cli_opts *o)
 
 		if (o->progress) {
 			fprintf(stderr, "the -P flag cannot be used with live captures.\n");
+			fleet_finish(r.fleet, 0, &g_stop);
 			return 1;
 		}
 		lo.driver = (enum scap_live_driver)o->driver;
@@ -659,14 +796,22 @@ int run_capture(struct cli_opts *o)
 		h = scap_open_live(&lo, err);
 		if (!h) {
 			fprintf(stderr, "%s\n", err[0] ? err : "cannot open the live capture");
-			return 1;
+			status = 1;
+		} else {
+			status = run_source(&r, h);
 		}
-		status = run_source(&r, h);
 	}
-	for (int i = 0; i < o->ninputs && !r.stop && !g_stop; i++) {
+	/* the first input is opened even after an early signal: its -w file
+	 * then holds the metadata (valid, no events) */
+	for (int i = 0; i < o->ninputs && !r.stop && (i == 0 || !g_stop); i++) {
 		char err[SCAP_ERRBUF_SIZE] = "";
 		struct scap *h = scap_open_file(o->inputs[i], err);
 
+		if (h)
+			h->recover = o->recover;
+
+		if (!h && stopped_by_signal(err))
+			break;
 		if (!h) {
 			out_flush(&r.out);
 			fprintf(stderr, "%s\n", err[0] ? err : "can't open file");
@@ -677,6 +822,8 @@ int run_capture(struct cli_opts *o)
 		if (status)
 			break;
 	}
+	if (fleet_finish(r.fleet, o->ninputs > 0 && !status, &g_stop))
+		status = 1;
 	if (strchr(fmt, '\x1b') && !o->json && !o->quiet && !r.chisels)
 		fputs("\x1b[00m", stdout);
 	if (r.sm)
@@ -685,6 +832,7 @@ int run_capture(struct cli_opts *o)
 	formatter_free(r.fmt);
 	if (r.flt)
 		filter_free(r.flt);
+	g_chisels = NULL;
 	if (r.chisels)
 		chisel_runtime_free(r.chisels);
 	sb_free(&r.out.buf);

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include "fleet.h"
 
 #define SYSDIG_VERSION "0.29.3"
 #define MAX_INPUTS 64
@@ -46,9 +47,11 @@ struct cli_opts {
 	int unbuffered;
 	int page_faults;		/* --page-faults */
 	int exit_only;			/* --exit-only */
+	int recover;			/* --recover: skip damaged parts of -r files */
 	uint64_t buffer_bytes;		/* --buffer-bytes-per-cpu, 0: default */
 	struct cli_chisel chisels[MAX_CHISELS];
 	int nchisels;
+	struct fleet_opts fleet;		/* --metrics-listen, --export (fleet.h) */
 };
 
 /* list.c */
