@@ -340,16 +340,22 @@ static __always_inline const struct syscall_evt_pair *
 captured_syscall(struct hook_ctx *h, __u64 nr, __u32 nevts)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	const struct syscall_evt_pair *p;
 	struct task_struct *task;
+	__u64 i;
 	__u8 m;
 
 	if ((__u32)(pid_tgid >> 32) == settings.self_tgid || !settings.enabled)
 		return NULL;
-	if (nr >= SYSCALL_TABLE_SIZE)
+	/* bounded again right before use: older verifiers (6.1) lose the
+	 * bound of a value spilled to the stack before its check */
+	i = BOUND(nr, 511);
+	if (nr >= SYSCALL_TABLE_SIZE || i >= SYSCALL_TABLE_SIZE)
 		return NULL;
-	m = settings.syscall_mask[nr];
+	m = settings.syscall_mask[i];
 	if (!m)
 		return NULL;
+	p = &g_syscall_table[i];
 	/* ia32 syscalls have other numbers: not in our table */
 	task = bpf_get_current_task_btf();
 	if (task->thread_info.status & LX_TS_COMPAT)
@@ -364,7 +370,7 @@ captured_syscall(struct hook_ctx *h, __u64 nr, __u32 nevts)
 	h->tid = (__u32)pid_tgid;
 	if (h->c->in_drop)
 		flush_drops(h->cpu, h->c, h->ts, h->tid);
-	return &g_syscall_table[nr];
+	return p;
 }
 
 /* the call's context in the scratch area, then its filler (no return) */
