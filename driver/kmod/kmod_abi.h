@@ -65,5 +65,8 @@ struct kmod_mask {
 #define KMOD_IOC_GET_STATS _IOR(KMOD_IOC_MAGIC, 5, struct kmod_stats)
 /* do not capture this process (tgid); 0 = capture everything */
 #define KMOD_IOC_SKIP_TGID _IOW(KMOD_IOC_MAGIC, 6, int32_t)
+/* the schema hash of the tables the module was built from (SCHEMA_HASH in
+ * the generated event_ids.h); the engine refuses a module with another */
+#define KMOD_IOC_GET_SCHEMA _IOR(KMOD_IOC_MAGIC, 7, uint64_t)
 
 #endif

@@ -361,6 +361,7 @@ static long kmod_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 {
 	struct kring *r = filp->private_data;
 	void __user *uarg = (void __user *)arg;
+	u64 schema = SCHEMA_HASH;
 	struct kmod_stats st;
 	u32 snaplen;
 	s32 tgid;
@@ -394,6 +395,8 @@ static long kmod_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 			return -EFAULT;
 		WRITE_ONCE(g_skip_tgid, tgid);
 		return 0;
+	case KMOD_IOC_GET_SCHEMA:
+		return copy_to_user(uarg, &schema, sizeof(schema)) ? -EFAULT : 0;
 	default:
 		return -ENOTTY;
 	}
@@ -487,3 +490,4 @@ module_exit(kmod_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("sysdig-c syscall capture driver");
 MODULE_VERSION("0.1.0");
+MODULE_INFO(schema, SCHEMA_HASH_STR);

@@ -9,7 +9,6 @@ bin=$1; mode=${2:-file}
 here=$(cd "$(dirname "$0")" && pwd)
 trace=$here/../traces/ref029_light.scap
 command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 77; }
-sess=csysdig_test_$$
 tmp=$(mktemp -d) || exit 1
 export TMUX_TMPDIR=$tmp	# a private tmux server
 wl_pid=
@@ -36,6 +35,7 @@ check() {	# check NAME TEXT: the screen shows TEXT
 		echo "ok   $1"
 	else
 		echo "FAIL $1: '$2' not on the screen:"; screen | sed 's/^/     | /'
+		[ -f "$tmp/csysdig.log" ] && sed 's/^/     log: /' "$tmp/csysdig.log"
 		fail=1
 	fi
 }
@@ -48,7 +48,12 @@ check_not() {
 		echo "ok   $1"
 	fi
 }
-start() {	# start ARGS...: csysdig in the session, then the tty state
+nsess=0
+new_session_name() {	# every run gets its own session: none is killed before the end
+	nsess=$((nsess + 1)); sess=csysdig_test_$$_$nsess
+}
+start() {	# start ARGS...: csysdig in a new session, then the tty state
+	new_session_name
 	cat > "$tmp/run.sh" <<EOS
 stty -a > "$tmp/stty.before"
 "$bin" $*
@@ -67,7 +72,6 @@ restored() {	# restored NAME: csysdig exited and the terminal is as before
 		echo "FAIL $1: terminal not restored"; diff "$tmp/stty.before" "$tmp/stty.after"; screen | sed 's/^/     | /'
 		fail=1
 	fi
-	tmux kill-session -t "$sess" 2>/dev/null
 }
 
 if [ "$mode" = live ]; then
@@ -78,12 +82,18 @@ if [ "$mode" = live ]; then
 	cp /bin/sh "$tmp/cswl_sh"
 	"$tmp/cswl_sh" -c "while :; do echo csysdig-live-test > $tmp/out; sleep 0.1; done" &
 	wl_pid=$!
-	start -d 500
+	start -d 500 --logfile "$tmp/csysdig.log"
 	check "live: start screen" "Source: Live System"
 	keys F4; keys "proc.name=cswl_sh" Enter
 	check "live: workload rows" "cswl_sh -c while" 20
+	keys F4; keys C-u; for i in $(seq 20); do keys BSpace; done
+	keys "proc.pid=$wl_pid" Enter
+	# the live capture restarts (the driver loads again): the header shows
+	# the new filter once it is up, then a sample brings the row
+	check "live: filter restarted" "Filter: proc.pid=$wl_pid" 20
+	check "live: the workload's row" "cswl_sh -c while" 20
 	keys Enter
-	check "live: drill-down to threads" "Threads For: proc.pid="
+	check "live: drill-down to its threads" "Threads For: proc.pid=$wl_pid"
 	keys BSpace
 	keys F5
 	check "live: F5 echo of the workload's writes" "------ Write 18B to $tmp/out (cswl_sh)" 20
@@ -102,6 +112,16 @@ check "start screen: title" "Viewing: Processes For: whole machine"
 check "start screen: columns" "PID     PPID    CPU      USER"
 check "start screen: rows" "/bin/busybox sh /init"
 check "start screen: function keys" "F1Help F2Views F4Filter F5Echo F6Dig"
+# SIGWINCH: a smaller window is redrawn to its size (function keys on its last line)
+tmux resize-window -t "$sess" -x 100 -y 30 2>/dev/null || tmux resize-pane -t "$sess" -x 100 -y 30
+sleep 1.5
+last=$(screen | sed -n 30p)
+case $last in
+F1Help*) echo "ok   SIGWINCH: redrawn at 100x30" ;;
+*) echo "FAIL SIGWINCH: line 30 is '$last'"; screen | sed 's/^/     | /'; fail=1 ;;
+esac
+tmux resize-window -t "$sess" -x 180 -y 45 2>/dev/null || tmux resize-pane -t "$sess" -x 180 -y 45
+sleep 1
 keys F2
 check "F2: view menu" "Select View"
 check "F2: description of the highlighted view" "Processes with their CPU, memory"
@@ -163,6 +183,17 @@ check "F7: view information" "Id: procs"
 keys x
 keys q
 restored "quit with q"
+
+# a terminal that cannot address the cursor: the view as text instead
+new_session_name
+tmux new-session -d -s "$sess" -x 80 -y 24 "TERM=dumb $bin -r $here/../traces/cat_write.scap -v io_by_type 2>$tmp/dumb.err; echo EXITED rc=\$?; sleep 600"
+check "TERM=dumb: the view's rows as text" "    277.33       0.00       8.00       28us file"
+check "TERM=dumb: exit status" "EXITED rc=0"
+if grep -q "cannot show the interface; printing the view as with --raw" "$tmp/dumb.err"; then
+	echo "ok   TERM=dumb: notice on stderr"
+else
+	echo "FAIL TERM=dumb: no notice: $(cat "$tmp/dumb.err")"; fail=1
+fi
 
 start -r "$trace"
 check "SIGTERM: started" "Viewing: Processes"

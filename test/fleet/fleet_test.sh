@@ -25,7 +25,9 @@
 #   export_hung_sink    a sink that never answers an INSERT: sysdig still exits
 #                       (10 s after the end), every row counted, status 1
 #   export_live         live (root, BPF): the workload's bytes, calls and
-#                       latencies by SQL
+#                       latencies by SQL; a second capture (--hostname live2,
+#                       the client only) into the same table, ranked with the
+#                       first by TCP bytes
 #   export_errors       bad URL, unreachable sink, bad options: one line, exit 1
 # Exit 77 (skipped) when a server, root or the BPF driver is missing.
 set -u
@@ -437,12 +439,28 @@ PY
 	grep -q "last error: not sent\|last error: Operation was aborted\|last error: Callback aborted" cap.err || fail "no reason given"
 	;;
 export_live)
+	# a second capture as host live2, of the client only
+	"$SYSDIG" --export "$URL" --hostname live2 proc.name=fleet_cli 2>cap2.err &
+	CAP2=$!
+	FLEET_PIDS="$FLEET_PIDS $CAP2"	# stopped on failure too
 	"$SYSDIG" --export "$URL" --hostname live1 "$WL_FILTER" 2>cap.err &
 	CAP_PID=$!
 	wait_attached
+	for _ in $(seq 100); do ls -l /proc/$CAP2/fd 2>/dev/null | grep -q bpf_link && break; sleep 0.1; done
+	sleep 0.5
 	run_workload
 	stop_capture || fail "sysdig exit status: $(cat cap.err)"
+	kill -INT $CAP2
+	wait $CAP2 || fail "sysdig live2 exit status: $(cat cap2.err)"
 	grep -q " 0 dropped (queue full), 0 failed" cap.err || fail "export summary: $(cat cap.err)"
+	grep -q " 0 dropped (queue full), 0 failed" cap2.err || fail "export summary: $(cat cap2.err)"
+	# the ranking across both hosts: TCP bytes per host and process
+	ch_query "SELECT host, proc_name, sum(res) AS bytes FROM fleet.events
+		WHERE is_io AND dir = '<' AND res > 0 AND fd_type = 'ipv4'
+		GROUP BY host, proc_name ORDER BY bytes DESC, host, proc_name" | tr '\t' ' ' >rank.txt
+	cat rank.txt
+	expect "ranking across live1 and live2" "$(tr '\n' '|' <rank.txt)" \
+		"live1 fleet_cli $((WL_IN + WL_OUT))|live1 fleet_srv $((WL_IN + WL_OUT))|live2 fleet_cli $((WL_IN + WL_OUT))|"
 	q() { ch_query "SELECT $1 FROM fleet.events WHERE host = 'live1' AND dir = '<' AND $2"; }
 	expect "client bytes written" "$(q 'sum(res)' "proc_name = 'fleet_cli' AND type = 'write' AND fd_type = 'ipv4'")" $WL_IN
 	expect "server bytes read" "$(q 'sum(res)' "proc_name = 'fleet_srv' AND type = 'read' AND fd_type = 'ipv4' AND res > 0")" $WL_IN

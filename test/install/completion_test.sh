@@ -4,7 +4,7 @@
 # after -c and -i, fields after -p (%field) and in the filter, options, and
 # the zsh file parses (zsh -n, when zsh is installed).
 # usage: completion_test.sh BUILD
-BUILD=$1
+BUILD=$(cd "$1" && pwd)
 W=$(mktemp -d /tmp/sysdigc-compl.XXXXXX)
 trap 'rm -rf "$W"' EXIT
 FAILS=0

@@ -85,7 +85,7 @@ run_all "$SD" "$W/got"
 LD_LIBRARY_PATH=$P/lib "$CM" "$W/ref029_net_small.scap" "$FMT" "$FLT" >"$W/got/libs.txt" 2>&1
 if [ "\$(id -u)" = 0 ] && [ -e /sys/kernel/btf/vmlinux ]; then
 	: >"$W/marker"
-	timeout 60 "$SD" --bpf -n 1 -p '%proc.name %evt.type %fd.name' \
+	timeout 60 "$SD" --bpf -n 5 -p '%proc.name %evt.type %fd.name' \
 		"evt.type in (open, openat) and evt.dir=< and fd.name=$W/marker" >"$W/got/live.txt" 2>&1 &
 	pid=\$!
 	i=0
@@ -110,8 +110,10 @@ else
 	fail "installed libraries: count_matches differs"; diff "$W/want/filter.txt" "$W/got/libs.txt" | head -5
 fi
 if [ -e "$W/got/live.rc" ]; then
+	# five opens: the first may come from a cat forked before the capture
+	# started (its exec unseen, still named sh); the later ones are named cat
 	if [ "$(cat "$W/got/live.rc")" = 0 ] && grep -qx "cat openat $W/marker" "$W/got/live.txt"; then
-		pass "installed sysdig-c captures live (eBPF): $(cat "$W/got/live.txt")"
+		pass "installed sysdig-c captures live (eBPF): $(grep -cx "cat openat $W/marker" "$W/got/live.txt") x 'cat openat marker' of 5 $(grep -nvx "cat openat $W/marker" "$W/got/live.txt" | tr '\n' ' ')"
 	else
 		fail "live capture by the installed sysdig-c: rc $(cat "$W/got/live.rc"): $(head -3 "$W/got/live.txt")"
 	fi

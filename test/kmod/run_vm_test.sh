@@ -50,6 +50,14 @@ KERNEL=$(vm_kernel_image "$KVER" "$VM_WORK")
 ROOT=$VM_WORK/root
 vm_make_root "$ROOT" "$KVER" || exit 1
 cp "$VM_WORK/sysdigc.ko" "$ROOT/mods/"
+# a module built from other tables (a flag renamed in a copy of driver/):
+# our sysdig must refuse it in one line (the schema handshake)
+MM=$VM_WORK/mismatch
+rm -rf "$MM" && mkdir -p "$MM/tree" && cp -r "$SRC/driver" "$SRC/CMakeLists.txt" "$MM/tree/" &&
+	rm -rf "$MM/tree/driver/kmod/gen" &&
+	sed -i 's/\tO_RDONLY\t/\tO_RDONLY_OTHER\t/' "$MM/tree/driver/flags.tsv" &&
+	vm_build_module "$MM/tree" "$KVER" "$MM" && cp "$MM/sysdigc.ko" "$ROOT/mods/sysdigc-other.ko" ||
+	fail "module from other tables: build"
 vm_copy_bin "$ROOT" "$BIN/kmod_capture" /usr/bin/kmod_capture
 vm_copy_bin "$ROOT" "$BIN/kmod_workload" /usr/bin/kmod_workload
 OURS=""
@@ -65,7 +73,7 @@ echo "build+initramfs $((T1 - T0)) s, qemu $((T2 - T1)) s"
 # 1. lifecycle checks reported by the guest
 for c in insmod insmod_twice_fails capture second_reader_busy rmmod_while_open_fails \
 	first_reader_ok rmmod no_device_after_unload open_without_module_fails \
-	reload_and_capture rmmod_again ${OURS:+our_sysdig_capture}; do
+	reload_and_capture rmmod_again ${OURS:+our_sysdig_capture other_tables_refused}; do
 	if grep -q "^CHECK $c 0$" "$R/checks.txt" 2>/dev/null; then pass "guest: $c"; else fail "guest: $c"; fi
 done
 grep -q "^crw------- .* /dev/sysdigc0$" "$R/devs.txt" && pass "device /dev/sysdigc0 is root-only" ||
@@ -73,6 +81,7 @@ grep -q "^crw------- .* /dev/sysdigc0$" "$R/devs.txt" && pass "device /dev/sysdi
 echo "capture: $(cat "$R/capture.txt")"
 grep -q "child_status=0" "$R/capture.txt" && pass "workload succeeded in the guest" || fail "workload failed in the guest"
 echo "second reader said: $(head -1 "$R/reader2.txt")"
+[ -n "$OURS" ] && echo "module from other tables: $(modinfo -F schema "$MM/sysdigc.ko") (ours $(modinfo -F schema "$VM_WORK/sysdigc.ko")), our sysdig said: $(cat "$R/other_tables.txt")"
 echo "rmmod while open said: $(head -1 "$R/rmmod_busy.txt")"
 
 # 2. exact parameters, as read by the reference sysdig 0.29.3

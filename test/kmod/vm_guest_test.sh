@@ -113,3 +113,14 @@ if [ -x /usr/bin/sysdig-c ]; then
 	rmmod sysdigc
 	storm bpf -B
 fi
+
+# a module built from other event tables: our sysdig refuses it, one line, exit 1
+if [ -x /usr/bin/sysdig-c ] && [ -e /mods/sysdigc-other.ko ]; then
+	insmod /mods/sysdigc-other.ko
+	$T /usr/bin/sysdig-c --kmod -n 1 >/tmp/other.out 2>"$OUT/other_tables.txt"
+	RC=$?
+	check other_tables_refused $([ $RC -eq 1 ] && [ ! -s /tmp/other.out ] &&
+		[ "$(wc -l <"$OUT/other_tables.txt")" -eq 1 ] &&
+		grep -q "module was built from other event tables" "$OUT/other_tables.txt" && echo 0 || echo 1)
+	rmmod sysdigc
+fi

@@ -152,6 +152,26 @@ char *app_complete_filter(struct app *a, int with_view)
 	return f;
 }
 
+#define LIVE_MAX_LIST_ROWS 100000
+
+/* live: the event types the view's filter can accept (the engine adds the
+ * ones the state needs); NULL (all) when the filter does not compile */
+static const uint8_t *live_event_mask(struct app *a)
+{
+	static uint8_t mask[PPM_EVENT_MAX];
+	char err[256];
+	char *f = app_complete_filter(a, 1);
+	struct filter *flt = *f && a->text == TEXT_NONE ? filter_compile(f, err, sizeof(err)) : NULL;
+
+	free(f);
+	if (!flt)
+		return NULL;
+	for (int t = 0; t < PPM_EVENT_MAX; t++)
+		mask[t] = (uint8_t)filter_may_match_type(flt, (uint16_t)t);
+	filter_free(flt);
+	return mask;
+}
+
 static int open_input(struct app *a)
 {
 	struct scap *h;
@@ -165,6 +185,7 @@ static int open_input(struct app *a)
 		lo.driver = (enum scap_live_driver)a->o.driver;
 		lo.snaplen = a->o.snaplen;
 		lo.skip_self = 1;
+		lo.syscall_mask = live_event_mask(a);
 		h = scap_open_live(&lo, err);
 	}
 	if (!h) {
@@ -217,6 +238,8 @@ int app_start(struct app *a)
 		return -1;
 	}
 	a->have_table = 1;
+	if (a->o.ninputs == 0)
+		a->table.max_list_rows = LIVE_MAX_LIST_ROWS;
 	a->table.refresh_ns = a->table.is_list ? 200000000ULL : a->o.delay_ms * 1000000ULL;
 	return 0;
 }

@@ -9,7 +9,6 @@
 #include "app_text.h"
 
 #define DIG_FORMAT "*%evt.num %evt.outputtime %evt.cpu %proc.name (%thread.tid) %evt.dir %evt.type %evt.info"
-#define ECHO_HEADER "*%evt.is_io_read %evt.rawres %fd.name %proc.name"
 
 static void add_line(struct app *a, const char *s, size_t n)
 {
@@ -126,7 +125,8 @@ void app_text_clear(struct app *a)
 
 int app_text_start(struct app *a, enum text_mode mode, const struct row *r)
 {
-	char *f = app_complete_filter(a, 1), *g = NULL;
+	/* the selection and the session's filters, not the view's own */
+	char *f = app_complete_filter(a, 0), *g = NULL;
 	char buf[4096];
 
 	app_text_stop(a);
@@ -156,9 +156,11 @@ int app_text_start(struct app *a, enum text_mode mode, const struct row *r)
 	}
 	app_log(a, "text window %d, filter: %s", (int)mode, f);
 	free(f);
-	if (app_start(a) < 0)
+	a->text = mode;		/* before app_start: no event mask of the view */
+	if (app_start(a) < 0) {
+		a->text = TEXT_NONE;
 		return -1;
-	a->text = mode;
+	}
 	return 0;
 }
 

@@ -98,6 +98,8 @@ void app_text_stop(struct app *a);
 
 /* ui.c: the interactive front end; returns the exit status */
 int ui_run(struct app *a);
+/* 1 when the terminal can show the interface (it can address the cursor) */
+int ui_terminal_usable(void);
 /* restore the terminal (signal handlers, atexit) */
 void ui_restore_terminal(void);
 

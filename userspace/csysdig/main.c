@@ -271,6 +271,11 @@ int main(int argc, char **argv)
 		free(a.o.filter);
 		return 1;
 	}
+	if (!a.o.raw && !ui_terminal_usable()) {
+		fprintf(stderr, "csysdig: the terminal (TERM=%s) cannot show the interface; "
+			"printing the view as with --raw\n", getenv("TERM") ? getenv("TERM") : "");
+		a.o.raw = 1;
+	}
 	if (app_start(&a) < 0) {
 		fprintf(stderr, "%s\n", a.err);
 		app_close(&a);

@@ -22,7 +22,7 @@ static const char *const g_id_fields[] = {
 
 enum kind { K_INT, K_UINT, K_DOUBLE, K_STR, K_IP };
 
-static enum kind type_kind(uint8_t t)
+static enum kind type_kind_of(uint8_t t)
 {
 	switch (t) {
 	case PT_INT8: case PT_INT16: case PT_INT32: case PT_INT64: case PT_ERRNO: case PT_FD:
@@ -43,7 +43,7 @@ static enum kind type_kind(uint8_t t)
 }
 
 /* width in bits of the reference's storage of a numeric type (sums wrap) */
-static int type_bits(uint8_t t)
+static int type_bits_of(uint8_t t)
 {
 	switch (t) {
 	case PT_INT8: case PT_UINT8: return 8;
@@ -53,8 +53,31 @@ static int type_bits(uint8_t t)
 	}
 }
 
+/* the two above as tables (hot path), filled by table_init */
+static uint8_t g_kind[256], g_bits[256];
+
+static void init_type_tables(void)
+{
+	for (int t = 0; t < 256; t++) {
+		g_kind[t] = (uint8_t)type_kind_of((uint8_t)t);
+		g_bits[t] = (uint8_t)type_bits_of((uint8_t)t);
+	}
+}
+
+static inline enum kind type_kind(uint8_t t)
+{
+	return (enum kind)g_kind[t];
+}
+
+static inline int type_bits(uint8_t t)
+{
+	return g_bits[t];
+}
+
 static void wrap(uint8_t type, struct cell *c)
 {
+	if (type_bits(type) == 64)
+		return;
 	switch (type_bits(type)) {
 	case 8:
 		if (type_kind(type) == K_INT)
@@ -93,9 +116,12 @@ static uint64_t hash_bytes(const void *p, size_t n)
 
 static uint64_t key_hash(const struct cell *k)
 {
+	uint64_t h;
+
 	if (k->s)
 		return hash_bytes(k->s, k->len);
-	return hash_bytes(&k->u, sizeof(k->u)) ^ 0x9e3779b97f4a7c15ULL;
+	h = k->u * 0x9e3779b97f4a7c15ULL;
+	return h ^ (h >> 29);
 }
 
 static int key_eq(const struct cell *a, const struct cell *b)
@@ -222,6 +248,31 @@ static void value_to_cell(uint8_t type, const struct field_value *v, struct cell
 	int64_t si = v->i;
 	uint64_t ui = v->u;
 
+	if (v->type == type) {	/* the usual case: no conversion */
+		c->s = NULL;
+		c->cnt = 1;
+		c->len = 8;
+		switch (type) {
+		case PT_INT64: case PT_ERRNO: case PT_FD: case PT_PID:
+			c->i = v->i;
+			return;
+		case PT_UINT64: case PT_RELTIME: case PT_ABSTIME:
+			c->u = v->u;
+			return;
+		case PT_UINT32:
+			c->u = (uint32_t)v->u;
+			return;
+		case PT_DOUBLE:
+			c->d = v->d;
+			return;
+		case PT_CHARBUF:
+			c->s = (char *)(v->str ? v->str : "");
+			c->len = v->str ? (uint32_t)strnlen(c->s, v->len) : 0;
+			return;
+		default:
+			break;
+		}
+	}
 	switch (type_kind(v->type)) {
 	case K_INT: ui = (uint64_t)v->i; break;
 	case K_UINT: si = (int64_t)v->u; break;
@@ -446,7 +497,7 @@ static int add_col(struct table *t, const char *field, const struct view_column 
 	free(name);
 	c->vc = vc;
 	c->type = c->ref.type;
-	c->pf_id = is_id_field(c->ref.name) || (c->ref.type == PT_INT64 && strncmp(c->ref.name, "fd.num", 6) == 0);
+	c->pf_id = is_id_field(c->ref.name);
 	c->aggr = vc ? vc->aggregation : AGGR_NONE;
 	c->merge_aggr = vc ? vc->groupby_aggregation : AGGR_NONE;
 	if (front) {
@@ -527,6 +578,8 @@ int table_init(struct table *t, struct sinsp *s, const struct view *v, int print
 	int has_key = 0;
 
 	memset(t, 0, sizeof(*t));
+	if (!g_bits[0])
+		init_type_tables();
 	t->s = s;
 	t->is_list = v->type == VIEW_LIST;
 	t->use_defaults = v->use_defaults;
@@ -612,6 +665,21 @@ static struct row *new_row(size_t nvals)
 	return r;
 }
 
+/* lists of live captures: forget the k oldest rows (bounded memory) */
+static void drop_oldest(struct rowmap *m, size_t k, size_t nvals)
+{
+	for (size_t i = 0; i < k; i++) {
+		struct row *r = m->order[i];
+
+		cell_release(&r->key);
+		for (size_t j = 0; j < nvals; j++)
+			cell_release(&r->vals[j]);
+		free(r);
+	}
+	memmove(m->order, m->order + k, (m->n - k) * sizeof(*m->order));
+	m->n -= k;
+}
+
 /* add the row in cells[0..n) (key first) to map m; types/aggrs of column j
  * given by colidx[j] */
 static void add_row(struct table *t, struct rowmap *m, struct cell *cells, size_t n,
@@ -620,6 +688,8 @@ static void add_row(struct table *t, struct rowmap *m, struct cell *cells, size_
 	struct row *r;
 
 	if (t->is_list) {
+		if (t->max_list_rows && m->n >= t->max_list_rows)
+			drop_oldest(m, m->n / 2, n - 1);
 		r = new_row(n - 1);
 		cell_copy(&r->key, &cells[0]);
 		r->key.cnt = 1;

@@ -77,6 +77,7 @@ struct table {
 	uint64_t next_flush_ns, prev_flush_ns;
 	uint64_t refresh_ns;
 	int paused;
+	size_t max_list_rows;	/* live list views keep at most this many rows (0: all) */
 };
 
 /* depth: drill-down depth (for %depth in fields and filters).  filter: the

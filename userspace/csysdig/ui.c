@@ -16,8 +16,10 @@
 #include <unistd.h>
 #include "csysdig.h"
 #include "ui.h"
+#include <term.h>	/* last: its macros (lines, columns...) clash with names above */
 
 static int g_curses_on;
+static SCREEN *g_screen;
 static volatile sig_atomic_t g_quit_signal;
 
 void ui_restore_terminal(void)
@@ -27,6 +29,8 @@ void ui_restore_terminal(void)
 		printf("\033[?1000l\033[?1002l");	/* mouse reporting off */
 		fflush(stdout);
 		endwin();
+		delscreen(g_screen);
+		g_screen = NULL;
 	}
 }
 
@@ -40,6 +44,21 @@ static void on_fatal_signal(int sig)
 	ui_restore_terminal();
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+int ui_terminal_usable(void)
+{
+	int err = 0;
+	char *cup;
+
+	int ok;
+
+	if (setupterm(NULL, STDOUT_FILENO, &err) != OK)
+		return 0;
+	cup = tigetstr("cup");
+	ok = cup && cup != (char *)-1;
+	del_curterm(cur_term);
+	return ok;
 }
 
 enum { CP_HEADER = 1, CP_SELECTED, CP_FKEY, CP_FDESC, CP_INFO, CP_ERROR, CP_MENU, CP_MENUSEL };
@@ -64,7 +83,7 @@ int ui_start_curses(struct ui *u)
 {
 	if (u->a->o.term_compat)
 		setenv("TERM", "xterm-1002", 1);
-	if (!newterm(NULL, stdout, stdin)) {
+	if (!(g_screen = newterm(NULL, stdout, stdin))) {
 		fprintf(stderr, "cannot use the terminal (TERM=%s); try --raw or TERM=xterm\n",
 			getenv("TERM") ? getenv("TERM") : "");
 		return -1;
@@ -332,8 +351,10 @@ static void drilldown(struct ui *u)
 {
 	const struct row *r = ui_selected_row(u);
 
-	if (!r)
+	if (!r) {
+		app_log(u->a, "drill-down: no row selected");
 		return;
+	}
 	u->a->stack[u->a->depth].selected = u->sel;
 	if (app_drilldown(u->a, r) < 0) {
 		if (u->a->err[0])

@@ -13,11 +13,6 @@
 
 #define MENU_W 28
 
-static void box_line(int y, int x, int w, const char *s, int attr)
-{
-	ui_put(y, x, w, s, attr);
-}
-
 /* the field the current view was reached with ("" at the top) */
 static const char *current_field(struct ui *u)
 {
@@ -99,12 +94,12 @@ void ui_menu_draw_views(struct ui *u)
 {
 	int h = LINES - 3, y0 = 2;
 
-	box_line(y0, 0, MENU_W, "Select View", A_REVERSE | A_BOLD);
+	ui_put(y0, 0, MENU_W, "Select View", A_REVERSE | A_BOLD);
 	for (int i = 0; i < h - 1; i++) {
 		int k = i + (u->menu_sel >= h - 1 ? u->menu_sel - h + 2 : 0);
 		const char *name = k < u->nmenu_views ? u->menu_views[k]->name : "";
 
-		box_line(y0 + 1 + i, 0, MENU_W, name, k == u->menu_sel ? A_REVERSE : A_NORMAL);
+		ui_put(y0 + 1 + i, 0, MENU_W, name, k == u->menu_sel ? A_REVERSE : A_NORMAL);
 	}
 	for (int y = y0; y < LINES - 1; y++)
 		ui_put(y, MENU_W, -1, "", 0);
@@ -156,14 +151,14 @@ void ui_menu_draw_sort(struct ui *u)
 	struct table *t = &u->a->table;
 	int n = (int)table_nvals(t);
 
-	box_line(2, 0, MENU_W, "Sort by", A_REVERSE | A_BOLD);
+	ui_put(2, 0, MENU_W, "Sort by", A_REVERSE | A_BOLD);
 	for (int i = 0; i < n && 3 + i < LINES - 1; i++) {
 		const struct table_col *c = table_val_col(t, (size_t)i);
 		char b[128];
 
 		snprintf(b, sizeof(b), "%s%s", c->vc ? c->vc->name : c->ref.name,
 			 i == t->sort_col ? (t->sort_ascending ? " (asc)" : " (desc)") : "");
-		box_line(3 + i, 0, MENU_W, b, i == u->menu_sel ? A_REVERSE : A_NORMAL);
+		ui_put(3 + i, 0, MENU_W, b, i == u->menu_sel ? A_REVERSE : A_NORMAL);
 	}
 }
 
@@ -202,13 +197,13 @@ void ui_menu_draw_actions(struct ui *u)
 {
 	const struct view *v = app_view(u->a);
 
-	box_line(2, 0, MENU_W + 8, "Actions", A_REVERSE | A_BOLD);
+	ui_put(2, 0, MENU_W + 8, "Actions", A_REVERSE | A_BOLD);
 	for (size_t i = 0; i < v->nactions && 3 + (int)i < LINES - 1; i++) {
 		char b[256];
 
 		snprintf(b, sizeof(b), "%s: %s", v->actions[i].hotkey,
 			 v->actions[i].description ? v->actions[i].description : v->actions[i].command);
-		box_line(3 + (int)i, 0, MENU_W + 8, b, (int)i == u->menu_sel ? A_REVERSE : A_NORMAL);
+		ui_put(3 + (int)i, 0, MENU_W + 8, b, (int)i == u->menu_sel ? A_REVERSE : A_NORMAL);
 	}
 }
 

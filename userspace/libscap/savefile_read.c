@@ -144,7 +144,7 @@ static int parse_mi(struct scap_metadata *m, struct cursor *c, char *err)
 	return 0;
 }
 
-/* V9 tail after root: two layouts (scap_format.md 5.2). */
+/* V9 tail after root: two layouts (docs/scap_format.md, "Process list"). */
 static void parse_pl_tail(struct scap_threadinfo *t, struct cursor *c)
 {
 	if (cur_left(c) > 29) {

@@ -45,7 +45,7 @@ struct scap_evt {
 	uint32_t plen[PPM_MAX_EVENT_PARAMS];
 };
 
-/* fd types of the fd list (scap_format.md 5.3) */
+/* fd types of the fd list (docs/scap_format.md, "Fd list") */
 enum scap_fd_type {
 	SCAP_FD_UNINITIALIZED = -1,
 	SCAP_FD_UNKNOWN = 0,

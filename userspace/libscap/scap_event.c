@@ -3,7 +3,7 @@
  *
  * An event (driver/event_format.h) is a 26-byte header, an array of
  * nparams lengths (u16, or u32 for EF_LARGE_PAYLOAD event types) and the
- * values back to back (scap_format.md 6.3).  scap_decode_params() points
+ * values back to back (docs/scap_format.md, "Events").  scap_decode_params() points
  * evt->pval[i] at each value after checking that it lies inside the event.
  */
 #include <string.h>

@@ -4,7 +4,7 @@
  * Every engine (savefile reader, live /proc snapshot) fills the same
  * metadata structure: machine info, threads with their fds, interfaces and
  * users.  These helpers grow the arrays, set the reader defaults of absent
- * fields (scap_format.md 5.2) and free everything.
+ * fields (docs/scap_format.md, "Process list") and free everything.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -16,7 +16,7 @@
 
 #define FIELD_STRBUF_SIZE 8192
 
-/* field flags, as in fields.tsv */
+/* field flags of the catalogue entries (fields_catalogue.c) */
 #define FIELD_FILTER_ONLY 1
 #define FIELD_PRINT_ONLY 2
 #define FIELD_REQUIRES_ARG 4

@@ -4,7 +4,7 @@
  * (export_clickhouse.c, --export).  Both are fed by the capture loop
  * (capture.c) with the events that pass the filter; both do their network
  * I/O on threads of their own, so a slow scraper or sink never stalls the
- * capture.  Options are parsed here (fleet_opts.c) to keep main.c small.
+ * capture.  Options are parsed in fleet.c to keep main.c small.
  * docs/fleet.md describes the metrics, the table and the queries.
  */
 #ifndef SYSDIG_FLEET_H

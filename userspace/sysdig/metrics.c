@@ -76,6 +76,15 @@ struct series {
 	uint64_t b[NBUCKETS];	/* histogram buckets, not cumulative */
 };
 
+/* the single-value metrics, copied as a whole by a scrape */
+struct counters {
+	uint64_t overflow;	/* events counted in an __overflow__ series */
+	uint64_t driver_events, driver_drops;
+	int have_export;
+	uint64_t export_rows, export_drops, export_failed;
+	uint64_t scrapes, scrape_cpu_ns;
+};
+
 struct chisel_family {
 	char *name, *label, *help;
 	size_t n;
@@ -97,16 +106,11 @@ struct metrics {
 	size_t nseries, max_series;
 	uint32_t *slots;	/* 1 + index into series, 0: empty */
 	size_t nslots;
-	uint64_t overflow;	/* events counted in an __overflow__ series */
 	uint64_t top;
 	char *other_labels[NFAMILIES];	/* every label "__other__" */
 	char *overflow_labels[NFAMILIES];
 	uint64_t events;	/* atomic */
-	/* counters (under lock) */
-	uint64_t driver_events, driver_drops;
-	int have_export;
-	uint64_t export_rows, export_drops, export_failed;
-	uint64_t scrapes, scrape_cpu_ns;
+	struct counters cnt;	/* under lock */
 	/* switch events: when each CPU last switched */
 	uint64_t last_switch[256];
 	struct chisel_family *chisel;
@@ -247,7 +251,7 @@ static struct series *series_get(struct metrics *m, int fam, const char *labels,
 
 	if (se)
 		return se;
-	m->overflow++;
+	m->cnt.overflow++;
 	se = insert(m, fam, m->overflow_labels[fam], strlen(m->overflow_labels[fam]),
 		    hash_labels(fam, m->overflow_labels[fam], strlen(m->overflow_labels[fam])),
 		    m->max_series + NFAMILIES);
@@ -379,18 +383,18 @@ void metrics_event(struct metrics *m, struct sinsp *s, struct sinsp_evt *e)
 void metrics_set_driver(struct metrics *m, uint64_t events, uint64_t drops)
 {
 	pthread_mutex_lock(&m->lock);
-	m->driver_events = events;
-	m->driver_drops = drops;
+	m->cnt.driver_events = events;
+	m->cnt.driver_drops = drops;
 	pthread_mutex_unlock(&m->lock);
 }
 
 void metrics_set_export(struct metrics *m, uint64_t rows, uint64_t drops, uint64_t failed)
 {
 	pthread_mutex_lock(&m->lock);
-	m->have_export = 1;
-	m->export_rows = rows;
-	m->export_drops = drops;
-	m->export_failed = failed;
+	m->cnt.have_export = 1;
+	m->cnt.export_rows = rows;
+	m->cnt.export_drops = drops;
+	m->cnt.export_failed = failed;
 	pthread_mutex_unlock(&m->lock);
 }
 
@@ -588,7 +592,8 @@ static char *render(struct metrics *m, size_t *len)
 	uint64_t t0 = thread_cpu_ns();
 	struct sbuf out = { 0 };
 	struct series *copy;
-	struct metrics c;
+	struct counters c;
+	uint64_t top;
 	size_t n;
 
 	pthread_mutex_lock(&m->lock);
@@ -599,13 +604,14 @@ static char *render(struct metrics *m, size_t *len)
 		return NULL;
 	}
 	memcpy(copy, m->series, n * sizeof(*copy));
-	c = *m;
+	c = m->cnt;
+	top = m->top;
 	for (size_t i = 0; i < m->nchisel; i++)	/* small: rendered under the lock */
 		render_chisel(&out, &m->chisel[i]);
 	pthread_mutex_unlock(&m->lock);
 	/* label strings are never freed while the endpoint runs */
 	qsort(copy, n, sizeof(*copy), cmp_series);
-	render_series(&out, copy, n, c.top, c.other_labels);
+	render_series(&out, copy, n, top, m->other_labels);
 	free(copy);
 	render_counter(&out, "sysdig_events_total", "Events that passed the filter",
 		       __atomic_load_n(&m->events, __ATOMIC_RELAXED));
@@ -629,8 +635,8 @@ static char *render(struct metrics *m, size_t *len)
 		  "# TYPE sysdig_metrics_scrape_cpu_seconds_total counter\n"
 		  "sysdig_metrics_scrape_cpu_seconds_total %.9f\n", (double)c.scrape_cpu_ns / 1e9);
 	pthread_mutex_lock(&m->lock);
-	m->scrapes++;
-	m->scrape_cpu_ns += thread_cpu_ns() - t0;
+	m->cnt.scrapes++;
+	m->cnt.scrape_cpu_ns += thread_cpu_ns() - t0;
 	pthread_mutex_unlock(&m->lock);
 	*len = out.len;
 	return out.p;

@@ -105,6 +105,31 @@ static int map_cpu(struct kmod_cpu *c, const char *path, char *err)
 	return 0;
 }
 
+/* the module must come from the same tables as this reader: the layout of
+ * every event depends on them (driver/gen_tables.py schema_hash) */
+static int check_schema(int fd, char *err)
+{
+	uint64_t theirs = 0;
+
+	if (ioctl(fd, KMOD_IOC_GET_SCHEMA, &theirs)) {
+		if (errno == ENOTTY || errno == EINVAL)
+			snprintf(err, SCAP_ERRBUF_SIZE, "kmod: the loaded %s module does not say which event "
+				 "tables it was built from (older than this sysdig): rmmod it and load the "
+				 "module of this version", KMOD_NAME);
+		else
+			seterr(err, "kmod: asking %s for its schema: %s", KMOD_DEV_PREFIX "0", errno);
+		return -1;
+	}
+	if (theirs != SCHEMA_HASH) {
+		snprintf(err, SCAP_ERRBUF_SIZE, "kmod: the loaded %s module was built from other event "
+			 "tables (schema %016llx, this sysdig %016llx): rmmod it and load the module of "
+			 "this version", KMOD_NAME, (unsigned long long)theirs,
+			 (unsigned long long)SCHEMA_HASH);
+		return -1;
+	}
+	return 0;
+}
+
 static int configure(struct kmod_engine *k, const struct scap_live_opts *o, char *err)
 {
 	uint32_t snaplen = o && o->snaplen ? o->snaplen : 80;
@@ -354,7 +379,7 @@ struct scap *scap_kmod_open(const struct scap_live_opts *opts, char *err)
 	k->last = -1;
 	k->nap_ns = KMOD_NAP_MIN_NS;
 	/* start first, then snapshot /proc: no gap between the two */
-	if (open_cpus(k, err) || configure(k, opts, err) ||
+	if (open_cpus(k, err) || check_schema(k->cpus[0].fd, err) || configure(k, opts, err) ||
 	    scap_proc_snapshot(&h->meta, err)) {
 		kmod_release_all(k);
 		scap_metadata_free(&h->meta);
