@@ -32,6 +32,11 @@ struct ppm_evt_hdr {
 } __attribute__((packed));
 
 #define PPM_EVT_HDR_LEN 26
+
+/* clone exit flag (flags.tsv clone_flags) the drivers add to the syscall's
+ * flags: the caller's pid namespace is not the initial one, or its children
+ * get another one; userspace then takes vtid/vpid from the event */
+#define PPM_CL_CHILD_IN_PIDNS (1u << 29)
 #define PPM_MAX_ARG_SIZE 65000
 
 /* Drop markers (PPME_DROP_E/X) carry the sampling ratio as parameter. */
@@ -90,9 +95,11 @@ struct scap_bpf_counters {
 	uint64_t pad;
 };
 
-/* settings.flags: the sys_enter hook is attached and keeps each thread's
- * enter time, so enter events carry it (else enter time = exit time) */
-#define SCAP_BPF_F_PRECISE_ENTER 1
+/* settings.flags: exit-only mode (--exit-only): the sys_enter hook is not
+ * attached and each enter event is written at syscall exit, right before its
+ * exit event, with the exit time (evt.latency 0).  Default (flag clear): the
+ * enter event is written at syscall entry with the entry time. */
+#define SCAP_BPF_F_EXIT_ONLY 1
 /* settings.flags: only tasks named settings.comm (their own comm or their
  * thread group leader's) are captured, plus the process lifecycle: the
  * syscalls marked SCAP_BPF_SC_LIFECYCLE and procexit of every task */

@@ -16,9 +16,14 @@
 #define TMASK (TMP_SIZE / 2 - 1)
 
 /* what the dispatcher hands to a filler through the tail call */
+/* which events of its pair a filler writes (call_ctx.phase) */
+#define PHASE_PAIR 0		/* exit-only mode: enter and exit, at exit */
+#define PHASE_ENTER 1		/* at sys_enter: the enter event */
+#define PHASE_EXIT 2		/* at sys_exit: the exit event */
+
 struct call_ctx {
-	__u64 ts;		/* exit time (and of the non-syscall events) */
-	__u64 ets;		/* enter time: ts unless precise enter times are on */
+	__u64 ts;		/* this event's time (exit time in PHASE_PAIR) */
+	__u64 ets;		/* enter time: ts (PHASE_PAIR: the exit time too) */
 	__u64 tid;
 	__u64 args[6];
 	__s64 ret;
@@ -26,7 +31,7 @@ struct call_ctx {
 	__u32 cpu;
 	__u16 enter_type;
 	__u16 exit_type;
-	__u32 pad;
+	__u32 phase;		/* PHASE_* */
 };
 
 /* builder position saved across global (separately verified) functions */
@@ -38,7 +43,7 @@ struct scratch {
 	struct call_ctx c;
 	struct bld_state st;
 	__u8 buf[SCAP_BPF_SCRATCH_SIZE];
-	__u8 tmp[TMP_SIZE + 512];	/* + slack for masked writes */
+	__u8 tmp[TMP_SIZE + 512];	/* + slack for masked writes, + a name staging area */
 };
 
 /* v & m, kept as a real AND so the verifier sees the bound */
@@ -133,23 +138,26 @@ static __always_inline void push_lit(struct bld *b, const char *s, __u32 n)
 	param_done(b, n);
 }
 
-static __always_inline void push_ustr(struct bld *b, __u64 uptr)
+/* 1: the string was read (else "<NA>", or "(NULL)" for a NULL pointer) */
+static __always_inline int push_ustr(struct bld *b, __u64 uptr)
 {
 	long n;
 
 	if (!uptr) {
 		push_lit(b, "(NULL)", 7);
-		return;
+		return 1;
 	}
 	n = bpf_probe_read_user_str(bpos(b, b->off), MAX_STR, (void *)uptr);
 	if (n <= 0) {
 		push_lit(b, "<NA>", 5);
-		return;
+		return 0;
 	}
 	param_done(b, n);
+	return 1;
 }
 
-static __always_inline void push_kstr(struct bld *b, const void *kptr, __u32 max)
+/* 1: the string was read (else "") */
+static __always_inline int push_kstr(struct bld *b, const void *kptr, __u32 max)
 {
 	long n;
 
@@ -159,9 +167,10 @@ static __always_inline void push_kstr(struct bld *b, const void *kptr, __u32 max
 
 	if (n <= 0) {
 		push_lit(b, "", 1);
-		return;
+		return 0;
 	}
 	param_done(b, n);
+	return 1;
 }
 
 static __always_inline void push_ubuf(struct bld *b, __u64 uptr, __u64 len)

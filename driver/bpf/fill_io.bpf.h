@@ -85,8 +85,7 @@ static __always_inline void push_iov_data(struct bld *b, __u64 uiov, __u64 cnt, 
 	param_done(b, got & (2 * MAX_STR - 1));
 }
 
-SEC("tp_btf/sys_exit")
-int BPF_PROG(fill_rw, struct pt_regs *regs, long ret)
+FILLER(fill_rw)
 {
 	struct call_ctx *c;
 	struct bld b;
@@ -96,7 +95,9 @@ int BPF_PROG(fill_rw, struct pt_regs *regs, long ret)
 		return 0;
 	c = &b.s->c;
 	et = c->enter_type;
-	switch (et) {
+	switch (c->phase == PHASE_EXIT ? 0 : et) {
+	case 0:		/* PHASE_EXIT: the exit event only */
+		break;
 	case PPME_SYSCALL_READ_E:
 	case PPME_SYSCALL_WRITE_E:
 		begin_evt(&b, et, 2);
@@ -133,7 +134,9 @@ int BPF_PROG(fill_rw, struct pt_regs *regs, long ret)
 	default:
 		return 0;
 	}
-	end_evt(&b);
+	if (c->phase != PHASE_EXIT)
+		end_evt(&b);
+	filler_enter_done(&b);
 	switch (et) {
 	case PPME_SYSCALL_READ_E:
 	case PPME_SYSCALL_PREAD_E:
@@ -163,8 +166,7 @@ int BPF_PROG(fill_rw, struct pt_regs *regs, long ret)
 	return filler_submit(&b);
 }
 
-SEC("tp_btf/sys_exit")
-int BPF_PROG(fill_pipe, struct pt_regs *regs, long ret)
+FILLER(fill_pipe)
 {
 	struct call_ctx *c;
 	struct file *f;
@@ -176,6 +178,7 @@ int BPF_PROG(fill_pipe, struct pt_regs *regs, long ret)
 	c = &b.s->c;
 	begin_evt(&b, c->enter_type, 0);
 	end_evt(&b);
+	filler_enter_done(&b);
 	begin_evt(&b, c->exit_type, 4);
 	push_u64(&b, c->ret);
 	if (c->ret >= 0)

@@ -110,8 +110,7 @@ static __always_inline void push_sockopt_val(struct bld *b, __u32 level, __u32 n
 	}
 }
 
-SEC("tp_btf/sys_exit")
-int BPF_PROG(fill_misc, struct pt_regs *regs, long ret)
+FILLER(fill_misc)
 {
 	struct call_ctx *c;
 	struct bld b;
@@ -143,6 +142,7 @@ int BPF_PROG(fill_misc, struct pt_regs *regs, long ret)
 			push_u32(&b, mask);
 		}
 		end_evt(&b);
+		filler_enter_done(&b);
 		begin_evt(&b, c->exit_type, 2);
 		push_u64(&b, c->ret);
 		push_fdlist(&b, c->args[0], c->args[1], 1);
@@ -158,6 +158,7 @@ int BPF_PROG(fill_misc, struct pt_regs *regs, long ret)
 		}
 		begin_evt(&b, et, 0);
 		end_evt(&b);
+		filler_enter_done(&b);
 		begin_evt(&b, c->exit_type, 6);
 		push_u64(&b, c->ret);
 		push_u64(&b, (__s64)(__s32)c->args[0]);
@@ -171,6 +172,7 @@ int BPF_PROG(fill_misc, struct pt_regs *regs, long ret)
 		begin_evt(&b, et, 1);
 		push_u64(&b, c->args[0]);
 		end_evt(&b);
+		filler_enter_done(&b);
 		begin_evt(&b, c->exit_type, 1);
 		/* maps and programs: an fd, else a result */
 		*bpos(&b, b.off) = (c->ret >= 0 && (c->args[0] == 0 || c->args[0] == 5)) ? 0 : 1;
@@ -182,6 +184,7 @@ int BPF_PROG(fill_misc, struct pt_regs *regs, long ret)
 		push_u16(&b, ptrace_to_ppm(c->args[0]));
 		push_u64(&b, (__s64)(__s32)c->args[1]);
 		end_evt(&b);
+		filler_enter_done(&b);
 		begin_evt(&b, c->exit_type, 3);
 		push_u64(&b, c->ret);
 		*bpos(&b, b.off) = 0;

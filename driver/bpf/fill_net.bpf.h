@@ -202,8 +202,7 @@ static __always_inline __u32 uaddr_len(__u64 ulenp)
 	return len;
 }
 
-SEC("tp_btf/sys_exit")
-int BPF_PROG(fill_sock, struct pt_regs *regs, long ret)
+FILLER(fill_sock)
 {
 	struct call_ctx *c;
 	struct peer pe = {};
@@ -222,6 +221,7 @@ int BPF_PROG(fill_sock, struct pt_regs *regs, long ret)
 		push_u64(&b, sfd(c));
 		push_usockaddr(&b, c->args[1], c->args[2]);
 		end_evt(&b);
+		filler_enter_done(&b);
 		begin_evt(&b, c->exit_type, 2);
 		push_u64(&b, c->ret);
 		if (BPF_CORE_READ(sk, __sk_common.skc_dport) == 0 &&
@@ -234,6 +234,7 @@ int BPF_PROG(fill_sock, struct pt_regs *regs, long ret)
 		begin_evt(&b, et, 1);
 		push_u64(&b, sfd(c));
 		end_evt(&b);
+		filler_enter_done(&b);
 		begin_evt(&b, c->exit_type, 2);
 		push_u64(&b, c->ret);
 		push_usockaddr(&b, c->args[1], c->args[2]);
@@ -253,6 +254,7 @@ int BPF_PROG(fill_sock, struct pt_regs *regs, long ret)
 			begin_evt(&b, et, 0);
 		}
 		end_evt(&b);
+		filler_enter_done(&b);
 		begin_evt(&b, c->exit_type, 5);
 		push_u64(&b, c->ret);
 		push_tuple(&b, c->ret >= 0 ? fd_sock(c->ret) : NULL, NULL, 1);
@@ -267,6 +269,7 @@ int BPF_PROG(fill_sock, struct pt_regs *regs, long ret)
 		push_u32(&b, c->args[2]);
 		push_call_tuple(&b, sfd(c), c->args[4] && c->args[5], c->args[4], c->args[5], 0);
 		end_evt(&b);
+		filler_enter_done(&b);
 		begin_evt(&b, c->exit_type, 2);
 		push_u64(&b, c->ret);
 		push_data(&b, c->args[1], c->args[2]);
@@ -276,6 +279,7 @@ int BPF_PROG(fill_sock, struct pt_regs *regs, long ret)
 		push_u64(&b, sfd(c));
 		push_u32(&b, c->args[2]);
 		end_evt(&b);
+		filler_enter_done(&b);
 		begin_evt(&b, c->exit_type, 3);
 		push_u64(&b, c->ret);
 		push_data(&b, c->args[1], c->ret);
@@ -298,6 +302,7 @@ int BPF_PROG(fill_sock, struct pt_regs *regs, long ret)
 			push_call_tuple(&b, sfd(c), mh.msg_name && mh.msg_namelen,
 					(__u64)mh.msg_name, mh.msg_namelen, 0);
 			end_evt(&b);
+			filler_enter_done(&b);
 			begin_evt(&b, c->exit_type, 2);
 			push_u64(&b, c->ret);
 			push_iov_data(&b, (__u64)mh.msg_iov, mh.msg_iovlen, tot);
@@ -305,6 +310,7 @@ int BPF_PROG(fill_sock, struct pt_regs *regs, long ret)
 			begin_evt(&b, et, 1);
 			push_u64(&b, sfd(c));
 			end_evt(&b);
+			filler_enter_done(&b);
 			begin_evt(&b, c->exit_type, 4);
 			push_u64(&b, c->ret);
 			push_u32(&b, tot);
@@ -323,6 +329,7 @@ int BPF_PROG(fill_sock, struct pt_regs *regs, long ret)
 		push_u32(&b, c->args[1]);
 		push_u32(&b, c->args[2]);
 		end_evt(&b);
+		filler_enter_done(&b);
 		begin_evt(&b, c->exit_type, 5);
 		push_u64(&b, c->ret);
 		if (c->ret >= 0 && !bpf_probe_read_user(fds, sizeof(fds), (void *)c->args[3])) {

@@ -95,37 +95,75 @@ static __always_inline struct kernfs_node *kn_parent(struct kernfs_node *kn)
 	return BPF_CORE_READ((struct kernfs_node___old *)kn, parent);
 }
 
+/* where a kernfs node name is read before it is placed (past both halves) */
+#define NAME_STAGE TMP_SIZE
+#define NAME_MAX_LEN 256
+
 static long kernfs_step(__u32 i, void *ctx)
 {
 	struct walk *w = ctx;
 	struct kernfs_node *kn = (struct kernfs_node *)w->d;
 	struct kernfs_node *parent = kn_parent(kn);
-	char name[64] = {};
+	struct scratch *s = get_scratch(bpf_get_smp_processor_id());
 	long n;
 
-	if (!parent)
+	if (!parent || !s)
 		return 1;
-	n = bpf_probe_read_kernel_str(name, sizeof(name), BPF_CORE_READ(kn, name));
-	if (n <= 1 || walk_prepend(w, name, (n - 1) & 63))
+	/* whole names (a container scope is 77 bytes), up to NAME_MAX */
+	n = bpf_probe_read_kernel_str(s->tmp + NAME_STAGE, NAME_MAX_LEN, BPF_CORE_READ(kn, name));
+	if (n <= 1 || walk_prepend(w, s->tmp + NAME_STAGE, (n - 1) & (NAME_MAX_LEN - 1)))
 		return 1;
 	w->d = (__u64)parent;
 	return 0;
 }
 
+/*
+ * The path of cgroup cg (from its hierarchy's root) at tmp[TMP_SIZE/2 +
+ * pos..], pos returned.  A global function: verified once, not inside the
+ * verification of each subsystem step.
+ */
+__noinline int g_cgroup_path(__u64 cg)
+{
+	struct scratch *s = get_scratch(bpf_get_smp_processor_id());
+	struct walk w = {
+		.pos = TMP_SIZE / 2 - 1,
+		.base = TMP_SIZE / 2,
+	};
+
+	if (!s)
+		return w.pos;
+	w.d = (__u64)BPF_CORE_READ((struct cgroup *)cg, kn);
+	s->tmp[TMP_SIZE - 1] = 0;
+	bpf_loop(MAX_PATH_DEPTH, kernfs_step, &w, 0);
+	if (w.pos == TMP_SIZE / 2 - 1) {
+		w.pos--;
+		s->tmp[TMP_SIZE / 2 + (w.pos & TMASK)] = '/';
+	}
+	return w.pos;
+}
+
 struct cg_walk {
 	__u64 cs;		/* struct css_set * */
+	__u64 last;		/* struct cgroup * whose path is in tmp */
 	__u32 off;		/* record offset */
 	__u32 start;
 	__u32 pos;		/* path start in the second half of tmp */
 };
 
+/*
+ * subsystem i: "name=path\0", the path of the cgroup the task's css of
+ * that subsystem belongs to (its v1 hierarchy, or the v2 cgroup where the
+ * controller is enabled), as the reference driver's cgroup_path() of
+ * css->cgroup
+ */
 static long cgroup_step(__u32 i, void *ctx)
 {
 	struct cg_walk *w = ctx;
 	struct scratch *s = get_scratch(bpf_get_smp_processor_id());
 	struct css_set *cs = (struct css_set *)w->cs;
 	struct cgroup_subsys_state *css;
-	__u32 plen = TMP_SIZE / 2 - w->pos;
+	struct cgroup *cg;
+	__u32 plen;
 	long n;
 
 	if (!s || i >= CGROUP_SUBSYS_COUNT)
@@ -135,6 +173,12 @@ static long cgroup_step(__u32 i, void *ctx)
 		return 0;
 	if (w->off - w->start > MAX_STR)
 		return 1;
+	cg = BPF_CORE_READ(css, cgroup);
+	if ((__u64)cg != w->last) {
+		w->pos = g_cgroup_path((__u64)cg) & TMASK;
+		w->last = (__u64)cg;
+	}
+	plen = TMP_SIZE / 2 - w->pos;
 	n = bpf_probe_read_kernel_str(s->buf + (w->off & HMASK), 32, BPF_CORE_READ(css, ss, name));
 	if (n <= 0)
 		return 0;
@@ -150,21 +194,12 @@ static long cgroup_step(__u32 i, void *ctx)
 /* "subsys=path\0" for every subsystem the task has a css for */
 static __always_inline void push_cgroups(struct bld *b, struct task_struct *task)
 {
-	struct css_set *cs = BPF_CORE_READ(task, cgroups);
-	struct walk w = {
-		.d = (__u64)BPF_CORE_READ(cs, dfl_cgrp, kn),
-		.pos = TMP_SIZE / 2 - 1,
-		.base = TMP_SIZE / 2,
+	struct cg_walk cw = {
+		.cs = (__u64)BPF_CORE_READ(task, cgroups),
+		.off = b->off,
+		.start = b->off,
 	};
-	struct cg_walk cw = { .cs = (__u64)cs, .off = b->off, .start = b->off };
 
-	b->s->tmp[TMP_SIZE - 1] = 0;
-	bpf_loop(MAX_PATH_DEPTH, kernfs_step, &w, 0);
-	if (w.pos == TMP_SIZE / 2 - 1) {
-		w.pos--;
-		b->s->tmp[TMP_SIZE / 2 + (w.pos & TMASK)] = '/';
-	}
-	cw.pos = w.pos;
 	bpf_loop(CGROUP_SUBSYS_COUNT, cgroup_step, &cw, 0);
 	param_done(b, (cw.off - cw.start) & (2 * MAX_STR - 1));
 }
@@ -214,6 +249,22 @@ static __always_inline __u32 task_vnr(struct task_struct *t, int tgid)
 	__u32 level = BPF_CORE_READ(p, level);
 
 	return BPF_CORE_READ(p, numbers[level].nr);
+}
+
+/*
+ * PPM_CL_CHILD_IN_PIDNS: t runs in a pid namespace other than the initial
+ * one, or its children will (after unshare(CLONE_NEWPID)); the parser then
+ * takes vtid/vpid from the event
+ */
+static __always_inline __u32 child_in_pidns(struct task_struct *t)
+{
+	struct pid *p = BPF_CORE_READ(t, thread_pid);
+	__u32 level = BPF_CORE_READ(p, level);
+	struct pid_namespace *ns = BPF_CORE_READ(p, numbers[level].ns);
+
+	if (level || BPF_CORE_READ(t, nsproxy, pid_ns_for_children) != ns)
+		return PPM_CL_CHILD_IN_PIDNS;
+	return 0;
 }
 
 /*
@@ -279,8 +330,7 @@ static __always_inline void push_proc_common(struct bld *b, struct task_struct *
 	CALL_G(b, g_push_cgroups);
 }
 
-SEC("tp_btf/sys_exit")
-int BPF_PROG(fill_clone, struct pt_regs *regs, long ret)
+FILLER(fill_clone)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct call_ctx *c;
@@ -294,16 +344,16 @@ int BPF_PROG(fill_clone, struct pt_regs *regs, long ret)
 		flags = c->args[0];
 	else if (c->enter_type == PPME_SYSCALL_CLONE3_E)
 		bpf_probe_read_user(&flags, sizeof(flags), (void *)c->args[0]);
-	else if (c->enter_type == PPME_SYSCALL_VFORK_20_E)
-		flags = LX_CLONE_VM | LX_CLONE_VFORK;
+	/* fork and vfork: 0, as the reference driver writes */
 	begin_evt(&b, c->enter_type, 0);
 	end_evt(&b);
+	filler_enter_done(&b);
 	begin_evt(&b, c->exit_type, 20);
 	push_u64(&b, c->ret);
 	push_proc_common(&b, t);
 	if (!b.s)
 		return 0;
-	push_u32(&b, clone_flags_to_ppm(flags));
+	push_u32(&b, clone_flags_to_ppm(flags) | child_in_pidns(t));
 	push_u32(&b, BPF_CORE_READ(t, cred, euid.val));
 	push_u32(&b, BPF_CORE_READ(t, cred, egid.val));
 	push_u64(&b, task_vnr(t, 0));
@@ -312,8 +362,7 @@ int BPF_PROG(fill_clone, struct pt_regs *regs, long ret)
 	return filler_submit(&b);
 }
 
-SEC("tp_btf/sys_exit")
-int BPF_PROG(fill_execve, struct pt_regs *regs, long ret)
+FILLER(fill_execve)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct mm_struct *mm = BPF_CORE_READ(t, mm);
@@ -321,32 +370,50 @@ int BPF_PROG(fill_execve, struct pt_regs *regs, long ret)
 	struct exec_name *en = NULL;
 	struct call_ctx *c;
 	__u32 tid, tty_nr = 0;
+	__u64 *deferred;
 	struct bld b;
+	int name_ok;
 
 	if (filler_start(&b))
 		return 0;
 	c = &b.s->c;
 	tid = c->tid;
-	if (c->ret == 0)
+	/* an enter event left for the exit (below): both are written now */
+	if (!at_enter && c->phase == PHASE_EXIT) {
+		deferred = bpf_map_lookup_elem(&exec_deferred, &tid);
+		if (deferred) {
+			c->ets = *deferred;
+			c->phase = PHASE_PAIR;
+			bpf_map_delete_elem(&exec_deferred, &tid);
+		}
+	}
+	/* the filename kept by sched_process_exec (the user memory is gone
+	 * after a successful execve); else read now */
+	if (c->ret == 0 && c->phase == PHASE_PAIR)
 		en = bpf_map_lookup_elem(&exec_names, &tid);
 	if (c->enter_type == PPME_SYSCALL_EXECVEAT_E) {
 		begin_evt(&b, c->enter_type, 3);
 		push_u64(&b, (__s64)(__s32)c->args[0]);
-		if (en)
-			push_kstr(&b, en->name, MAX_STR);
-		else
-			push_ustr(&b, c->args[1]);
+		name_ok = en ? push_kstr(&b, en->name, MAX_STR) : push_ustr(&b, c->args[1]);
 		push_u32(&b, c->args[4]);
 	} else {
 		begin_evt(&b, c->enter_type, 1);
-		if (en)
-			push_kstr(&b, en->name, MAX_STR);
-		else
-			push_ustr(&b, c->args[0]);
+		name_ok = en ? push_kstr(&b, en->name, MAX_STR) : push_ustr(&b, c->args[0]);
 	}
 	end_evt(&b);
+	/*
+	 * The filename is not paged in (a string in a forked child's untouched
+	 * data): the kernel's own read faults it in, ours cannot.  The enter
+	 * event waits for the exit, with its enter time; sched_process_exec
+	 * keeps the name.
+	 */
+	if (at_enter && !name_ok) {
+		bpf_map_update_elem(&exec_deferred, &tid, &c->ts, BPF_ANY);
+		return 0;
+	}
 	if (en)
 		bpf_map_delete_elem(&exec_names, &tid);
+	filler_enter_done(&b);
 	begin_evt(&b, c->exit_type, 20);
 	push_u64(&b, c->ret);
 	push_proc_common(&b, t);

@@ -1,8 +1,9 @@
 /*
  * fill_sched.bpf.h - the non-syscall tracepoint events with a fixed layout:
- * switch (sched_switch, attached by default as the reference driver does)
- * and page_fault (page_fault_user/kernel, attached only on request, sysdig
- * --page-faults).  Each event is one record built on the stack.
+ * switch (sched_switch, attached by default as the reference driver does),
+ * signaldeliver (signal_deliver, on by default too) and page_fault
+ * (page_fault_user/kernel, attached only on request, sysdig --page-faults).
+ * Each event is one record built on the stack.
  * Included by probe.bpf.c after its maps, counters and drop helpers.
  */
 #ifndef FILL_SCHED_BPF_H
@@ -51,25 +52,51 @@ struct pf_evt {
 	__u32 error;
 } __attribute__((packed));
 
+/* PPME_SIGNALDELIVER_E: spid, dpid, sig */
+struct signal_evt {
+	__u64 ts;
+	__u64 tid;
+	__u32 len;
+	__u16 type;
+	__u32 nparams;
+	__u16 plen[3];
+	__s64 spid;
+	__s64 dpid;
+	__u8 sig;
+} __attribute__((packed));
+
 /* one fixed-size event record into the current CPU's ring */
 static __always_inline void emit_fixed(void *rec, __u32 len, __u64 ts, __u64 tid)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct scap_bpf_counters *c = &counters[cpu & (SCAP_BPF_MAX_CPUS - 1)];
 
-	c->n_evts++;
 	if (c->in_drop)
 		flush_drops(cpu, c, ts, tid);
-	if (ring_output(cpu, rec, len))
-		count_drop(c, ts, 1);
-	else
-		c->n_written++;
+	output_evts(cpu, c, ts, rec, len, 1);
 }
 
 /* one event left out by the comm filter */
 static __always_inline void count_suppressed(void)
 {
-	counters[bpf_get_smp_processor_id() & (SCAP_BPF_MAX_CPUS - 1)].n_suppressed++;
+	count_add(&counters[bpf_get_smp_processor_id() & (SCAP_BPF_MAX_CPUS - 1)].n_suppressed, 1);
+}
+
+/*
+ * The current task's pid_tgid when its events are captured (capture on,
+ * not the capturing process, past the comm filter), else 0
+ */
+static __always_inline __u64 current_captured(void)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+
+	if (!settings.enabled || (__u32)(pid_tgid >> 32) == settings.self_tgid)
+		return 0;
+	if (comm_filtered(bpf_get_current_task_btf())) {
+		count_suppressed();
+		return 0;
+	}
+	return pid_tgid;
 }
 
 /*
@@ -106,6 +133,68 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 	return 0;
 }
 
+#define LX_SIGHUP 1
+#define LX_SIGINT 2
+#define LX_SIGQUIT 3
+#define LX_SIGKILL 9
+#define LX_SIGTERM 15
+#define LX_SIGCHLD 17
+#define LX_SIGTSTP 20
+#define LX_SIGRTMIN 32
+#define LX_SIGRTMAX 64
+#define LX_SI_USER 0
+
+/*
+ * The sender, by the reference driver's rules: the siginfo pid for SIGKILL,
+ * SIGCHLD and real-time signals, and for SIGTERM/HUP/INT/TSTP/QUIT sent by
+ * a process (si_code <= 0: SI_USER, SI_QUEUE, ...); else 0.  info values 0
+ * and 1 are SEND_SIG_NOINFO and SEND_SIG_PRIV, not pointers.
+ */
+static __always_inline __s64 signal_sender(int sig, struct kernel_siginfo *info)
+{
+	if ((unsigned long)info <= 1)
+		return 0;
+	switch (sig) {
+	case LX_SIGTERM:
+	case LX_SIGHUP:
+	case LX_SIGINT:
+	case LX_SIGTSTP:
+	case LX_SIGQUIT:
+		if (BPF_CORE_READ(info, si_code) > LX_SI_USER)
+			return 0;
+		/* fall through */
+	case LX_SIGKILL:
+	case LX_SIGCHLD:
+		return BPF_CORE_READ(info, _sifields._kill._pid);
+	}
+	if (sig >= LX_SIGRTMIN && sig <= LX_SIGRTMAX)
+		return BPF_CORE_READ(info, _sifields._rt._pid);
+	return 0;
+}
+
+/* a signal delivered to the current thread (tid = dpid = the receiver) */
+SEC("tp_btf/signal_deliver")
+int BPF_PROG(signal_deliver, int sig, struct kernel_siginfo *info, struct k_sigaction *ka)
+{
+	__u64 pid_tgid = current_captured();
+	struct signal_evt e;
+
+	if (!pid_tgid)
+		return 0;
+	e.ts = now_ns();
+	e.tid = (__u32)pid_tgid;
+	e.len = sizeof(e);
+	e.type = PPME_SIGNALDELIVER_E;
+	e.nparams = 3;
+	e.plen[0] = e.plen[1] = 8;
+	e.plen[2] = 1;
+	e.spid = signal_sender(sig, info);
+	e.dpid = (__u32)pid_tgid;
+	e.sig = sig;
+	emit_fixed(&e, sizeof(e), e.ts, e.tid);
+	return 0;
+}
+
 static __always_inline __u32 pf_flags_to_ppm(unsigned long err)
 {
 	__u32 f = 0;
@@ -122,15 +211,11 @@ static __always_inline __u32 pf_flags_to_ppm(unsigned long err)
 
 static __always_inline int page_fault(unsigned long addr, struct pt_regs *regs, unsigned long err)
 {
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u64 pid_tgid = current_captured();
 	struct pf_evt e;
 
-	if (!settings.enabled || (__u32)(pid_tgid >> 32) == settings.self_tgid)
+	if (!pid_tgid)
 		return 0;
-	if (comm_filtered(bpf_get_current_task_btf())) {
-		count_suppressed();
-		return 0;
-	}
 	e.ts = now_ns();
 	e.tid = (__u32)pid_tgid;
 	e.len = sizeof(e);

@@ -448,8 +448,7 @@ static __always_inline void simple_params(struct bld *b, const __u8 *spec, __u32
 	bld_resume(b);
 }
 
-SEC("tp_btf/sys_exit")
-int BPF_PROG(fill_simple, struct pt_regs *regs, long ret)
+FILLER(fill_simple)
 {
 	const struct simple_spec *sp;
 	struct bld b;
@@ -461,11 +460,14 @@ int BPF_PROG(fill_simple, struct pt_regs *regs, long ret)
 	if (et >= PPM_EVENT_MAX)
 		return 0;
 	sp = &simple_specs[et];
-	begin_evt(&b, et, sp->ne);
-	simple_params(&b, sp->e, sp->ne);
-	if (!b.s)
-		return 0;
-	end_evt(&b);
+	if (b.s->c.phase != PHASE_EXIT) {
+		begin_evt(&b, et, sp->ne);
+		simple_params(&b, sp->e, sp->ne);
+		if (!b.s)
+			return 0;
+		end_evt(&b);
+		filler_enter_done(&b);
+	}
 	begin_evt(&b, b.s->c.exit_type, sp->nx);
 	simple_params(&b, sp->x, sp->nx);
 	if (!b.s)

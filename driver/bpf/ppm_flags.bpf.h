@@ -105,6 +105,10 @@ static __always_inline __u32 open_mode_to_ppm(__u32 flags, __u32 mode)
 #define LX_CLONE_NEWPID 0x20000000
 #define LX_CLONE_NEWNET 0x40000000
 #define LX_CLONE_IO 0x80000000UL
+#define LX_CLONE_SETTLS 0x80000
+#define LX_CLONE_CHILD_CLEARTID 0x200000
+#define LX_CLONE_CHILD_SETTID 0x1000000
+#define LX_CLONE_NEWCGROUP 0x2000000
 
 static __always_inline __u32 clone_flags_to_ppm(__u64 f)
 {
@@ -144,6 +148,16 @@ static __always_inline __u32 clone_flags_to_ppm(__u64 f)
 		r |= 32768;
 	if (f & LX_CLONE_NEWUSER)
 		r |= 1048576;
+	if (f & LX_CLONE_CHILD_CLEARTID)
+		r |= 8388608;
+	if (f & LX_CLONE_CHILD_SETTID)
+		r |= 16777216;
+	if (f & LX_CLONE_SETTLS)
+		r |= 33554432;
+	if (f & LX_CLONE_VFORK)
+		r |= 134217728;
+	if (f & LX_CLONE_NEWCGROUP)
+		r |= 268435456;
 	return r;
 }
 

@@ -25,6 +25,10 @@
 #include <linux/cred.h>
 #include <linux/audit.h>
 #include <linux/pid_namespace.h>
+#include <linux/cgroup.h>
+#include <linux/dcache.h>
+#include <linux/fs_struct.h>
+#include <linux/tty.h>
 #include <linux/time64.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
@@ -266,11 +270,10 @@ static u64 syscall_clone_flags(struct kfill *f)
 {
 	u64 flags = 0;
 
+	/* fork and vfork: 0, as the reference driver writes */
 	switch (f->nr) {
 	case __NR_clone:
 		return f->args[0];
-	case __NR_vfork:
-		return CLONE_VM | CLONE_VFORK;
 	case __NR_clone3:
 		if (copy_from_user_nofault(&flags, (const void __user *)f->args[0],
 					   sizeof(flags)))
@@ -279,6 +282,20 @@ static u64 syscall_clone_flags(struct kfill *f)
 	default:
 		return 0;
 	}
+}
+
+/*
+ * PPM_CL_CHILD_IN_PIDNS: the task runs in a pid namespace other than the
+ * initial one, or its children will (after unshare(CLONE_NEWPID)); the
+ * parser then takes vtid/vpid from the event
+ */
+static u32 child_in_pidns(struct task_struct *t)
+{
+	struct pid_namespace *ns = task_active_pid_ns(t);
+
+	if (ns != &init_pid_ns || (t->nsproxy && t->nsproxy->pid_ns_for_children != ns))
+		return PPM_CL_CHILD_IN_PIDNS;
+	return 0;
 }
 
 static int put_fd_dev(struct kfill *f, long fd)
@@ -599,6 +616,85 @@ static u64 mm_kb(struct mm_struct *mm, int what)
 	}
 }
 
+/*
+ * The working directory, "" when it cannot be named (as the BPF driver).
+ * d_path() under fs->lock: no reference taken, so none dropped (a dput()
+ * may sleep; preemption is off here).
+ */
+static int put_cwd(struct kfill *f)
+{
+	struct fs_struct *fs = f->task->fs;
+	char *p;
+
+	if (!fs || f->pos + 2 > f->cap)
+		return put_str(f, "");
+	spin_lock(&fs->lock);
+	p = d_path(&fs->pwd, f->buf + f->pos, min_t(u32, f->cap - f->pos, PATH_MAX));
+	spin_unlock(&fs->lock);
+	if (IS_ERR(p))
+		return put_str(f, "");
+	return put_raw(f, p, strlen(p) + 1);	/* d_path writes at the end */
+}
+
+/* the subsystems the kernel was built with, in cgroup id order */
+#define SUBSYS(_x) { #_x, _x ## _cgrp_id },
+static const struct {
+	const char *name;
+	int id;
+} cgroup_subsystems[] = {
+#include <linux/cgroup_subsys.h>
+};
+#undef SUBSYS
+
+/*
+ * "subsys=path\0" for every subsystem: the path of the cgroup the task's
+ * css of that subsystem belongs to (its v1 hierarchy, or the v2 cgroup
+ * where the controller is enabled), as the reference driver writes them
+ */
+static int put_cgroups(struct kfill *f)
+{
+	u32 start = f->pos, i;
+	int n;
+
+	rcu_read_lock();
+	for (i = 0; i < ARRAY_SIZE(cgroup_subsystems); i++) {
+		struct cgroup_subsys_state *css = task_css(f->task, cgroup_subsystems[i].id);
+		u32 len = strlen(cgroup_subsystems[i].name);
+
+		if (!css || !css->cgroup)
+			continue;
+		if (f->pos + len + 3 > f->cap)
+			break;
+		memcpy(f->buf + f->pos, cgroup_subsystems[i].name, len);
+		f->buf[f->pos + len] = '=';
+		n = cgroup_path(css->cgroup, f->buf + f->pos + len + 1, f->cap - f->pos - len - 1);
+		if (n < 0 || f->pos + len + 1 + n + 1 > f->cap)
+			break;
+		f->pos += len + 1 + n + 1;
+	}
+	rcu_read_unlock();
+	n = f->pos - start;
+	f->pos = start;
+	return commit(f, n);
+}
+
+/* the controlling tty as new_encode_dev(), 0 for none (protected reads) */
+static u32 task_tty_nr(struct task_struct *t)
+{
+	struct tty_struct *tty = NULL;
+	struct tty_driver *driver = NULL;
+	int major, minor_start, index;
+
+	if (!t->signal || copy_from_kernel_nofault(&tty, &t->signal->tty, sizeof(tty)) || !tty)
+		return 0;
+	if (copy_from_kernel_nofault(&index, &tty->index, sizeof(index)) ||
+	    copy_from_kernel_nofault(&driver, &tty->driver, sizeof(driver)) || !driver ||
+	    copy_from_kernel_nofault(&major, &driver->major, sizeof(major)) ||
+	    copy_from_kernel_nofault(&minor_start, &driver->minor_start, sizeof(minor_start)))
+		return 0;
+	return new_encode_dev(MKDEV(major, minor_start) + index);
+}
+
 static s64 loginuid(struct task_struct *t)
 {
 #ifdef CONFIG_AUDIT
@@ -626,9 +722,9 @@ static int put_proc(struct kfill *f, u8 type, u8 src)
 	case KSRC_P_COMM:
 		return put_str(f, t->comm);
 	case KSRC_P_CWD:
-		return put_str(f, "");
+		return put_cwd(f);
 	case KSRC_P_CGROUPS:
-		return put_raw(f, NULL, 0);
+		return put_cgroups(f);
 	case KSRC_P_TID:
 		v = t->pid;
 		break;
@@ -660,7 +756,7 @@ static int put_proc(struct kfill *f, u8 type, u8 src)
 		v = mm_kb(t->mm, 2);
 		break;
 	case KSRC_P_TTY:
-		v = 0;
+		v = task_tty_nr(t);
 		break;
 	case KSRC_P_PGID:
 		v = task_pgrp_nr_ns(t, &init_pid_ns);
@@ -764,7 +860,8 @@ static int put_param(struct kfill *f, const struct kmod_param *p)
 	case KSRC_RELTIME:
 		return put_reltime(f, a);
 	case KSRC_CLONE_FLAGS:
-		return put_num(f, p->type, clone_flags_to_ppm(syscall_clone_flags(f)));
+		return put_num(f, p->type, clone_flags_to_ppm(syscall_clone_flags(f)) |
+			       child_in_pidns(f->task));
 	case KSRC_EXIT_STATUS:
 	case KSRC_EXIT_RET:
 	case KSRC_EXIT_SIG:

@@ -1,8 +1,10 @@
 /*
  * empty_hooks.c - attaches empty_hooks.bpf.c (programs that only count their
- * runs on sys_exit and sched_switch) until SIGINT or SIGTERM, then prints the
- * counts.  A mode of scripts/bench/overhead: the least any tracer hooked
- * there costs.  Needs root.
+ * runs on sys_enter, sys_exit and sched_switch) until SIGINT or SIGTERM, then
+ * prints the counts.  A mode of scripts/bench/overhead and a baseline of
+ * scripts/bench/capture: the least any tracer hooked there costs.
+ * usage: empty_hooks [--exit-only]   (--exit-only: no sys_enter hook, the
+ * hooks of the capture driver's exit-only mode).  Needs root.
  */
 #include <errno.h>
 #include <signal.h>
@@ -20,16 +22,28 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	struct empty_hooks_bpf *skel;
 	int rc;
 
+	if (argc > 2 || (argc == 2 && strcmp(argv[1], "--exit-only"))) {
+		fprintf(stderr, "usage: empty_hooks [--exit-only]\n");
+		return 2;
+	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	skel = empty_hooks_bpf__open_and_load();
+	skel = empty_hooks_bpf__open();
 	if (!skel) {
-		fprintf(stderr, "empty_hooks: cannot load: %s\n", strerror(errno));
+		fprintf(stderr, "empty_hooks: cannot open: %s\n", strerror(errno));
+		return 1;
+	}
+	if (argc == 2)
+		bpf_program__set_autoattach(skel->progs.empty_sys_enter, false);
+	rc = empty_hooks_bpf__load(skel);
+	if (rc) {
+		fprintf(stderr, "empty_hooks: cannot load: %s\n", strerror(-rc));
+		empty_hooks_bpf__destroy(skel);
 		return 1;
 	}
 	rc = empty_hooks_bpf__attach(skel);
@@ -40,8 +54,9 @@ int main(void)
 	}
 	while (!stop)
 		pause();
-	fprintf(stderr, "sys_exit runs: %llu\nsched_switch runs: %llu\n",
-		(unsigned long long)skel->bss->runs[0], (unsigned long long)skel->bss->runs[1]);
+	fprintf(stderr, "sys_enter runs: %llu\nsys_exit runs: %llu\nsched_switch runs: %llu\n",
+		(unsigned long long)skel->bss->runs[2], (unsigned long long)skel->bss->runs[0],
+		(unsigned long long)skel->bss->runs[1]);
 	empty_hooks_bpf__destroy(skel);
 	return 0;
 }

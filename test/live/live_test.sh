@@ -1,7 +1,7 @@
 #!/bin/bash
 # live_test.sh - live capture tests of the eBPF driver (run by ctest).
 #
-# usage: live_test.sh TEST SYSDIG WORKLOAD STORM
+# usage: live_test.sh TEST SYSDIG WORKLOAD STORM [BLOCKER]
 #   workload           capture everything while the workload runs; each of its
 #                      calls must be there, enter and exit, with exact parameters
 #   workload_filtered  same, written with a filter on the workload's pid tree
@@ -20,14 +20,37 @@
 #                      not seen) while the state (fd names) stays complete
 #   comm_filter        proc.name=X: other processes suppressed in the driver
 #                      (storm not seen), every call of X written
+#   latency            enter events at syscall entry: a 250 ms nanosleep has
+#                      latency >= 250 ms; the enter of a blocked read is printed
+#                      while it blocks (the test releases it only then)
+#   latency_exit_only  --exit-only: the same calls, enter written at exit
+#                      (latency 0, the blocked read's enter not seen before)
+#   sock_flags         TCP sockets made with SOCK_CLOEXEC/SOCK_NONBLOCK are
+#                      TCP (<4t>, fd.l4proto=tcp), a SOCK_DGRAM|SOCK_CLOEXEC one UDP
+#                      (unconnected sockets show no protocol, as in sysdig)
+#   procinfo           one procinfo batch per second (every thread, stamped
+#                      <second>.999999999), a busy loop first in topprocs_cpu,
+#                      from the file and live
+#   signaldeliver      SIGUSR1 (kill) and SIGUSR2 (tgkill) to itself: one
+#                      signaldeliver each, after the call, dpid = the receiver
+#   pidns              unshare -p -f BLOCKER: proc.vpid and thread.vtid are 1 in
+#                      the new pid namespace, proc.pid the host pid
+#   container_cgroup   a process moved into a test cgroup named like a docker
+#                      scope (docker-<64 hex>.scope, pids hierarchy, or the v2
+#                      one) gets container.id = the first 12 hex digits; a
+#                      process outside stays on the host
+#   chisel_snaplen     live -c echo_fds (sysdig.set_snaplen(2000)) shows all of a
+#                      1500-byte write; without a chisel the default 80 bytes;
+#                      -s 100 wins over the chisel
 # Exit 77 (skipped) without root, BTF or the bpf engine.
 set -u
-TEST=$1 SYSDIG=$2 WORKLOAD=$3 STORM=$4
+TEST=$1 SYSDIG=$2 WORKLOAD=$3 STORM=$4 BLOCKER=${5:-}
 REF=/usr/bin/sysdig
 TMP=$(mktemp -d /tmp/sdlive.XXXXXX)
 CAP_PID= WL_PID= WL_RUN=
 COMM=$(basename "$WORKLOAD" | cut -c1-15)
 cleanup() {
+	touch "$TMP/gate"	# a blocker's child waits for it
 	[ -n "$CAP_PID" ] && kill -INT "$CAP_PID" 2>/dev/null
 	[ -n "$WL_RUN" ] && kill "$WL_RUN" 2>/dev/null
 	[ -n "${KEEP:-}" ] && echo "kept $TMP" || rm -rf "$TMP"
@@ -223,7 +246,9 @@ drops)
 	[ -n "$seen" ] && [ -n "$drops" ] || fail "no driver statistics: $(cat "$TMP/cap.err")"
 	[ "$drops" -gt 0 ] || fail "a 4 KiB ring did not overflow"
 	markers=$("$SYSDIG" -D -r "$TMP/d.scap" "evt.type=drop" | grep -c " > drop ")
-	total=$("$SYSDIG" -D -r "$TMP/d.scap" | wc -l)
+	# the driver's events (procinfo comes from userspace, and filters
+	# leave it in, as sysdig's do)
+	total=$("$SYSDIG" -D -r "$TMP/d.scap" | grep -vc " > procinfo ")
 	[ "$markers" -gt 0 ] || fail "no drop markers in the file"
 	written=$((total - 2 * markers))
 	# events seen = dropped + written; a few events may arrive after the last read
@@ -330,6 +355,194 @@ comm_filter)
 		"$W > procexit status=0 ret=0 sig=0 core=0 $"
 	others=$(grep -vc "^[0-9]* [0-9:.]* [0-9]* $COMM (" "$TMP/c.txt")
 	[ "$others" = 0 ] || fail "$others events of other processes: $(grep -v " $COMM (" "$TMP/c.txt" | head -2)"
+	;;
+latency|latency_exit_only)
+	mode=; [ "$TEST" = latency_exit_only ] && mode=--exit-only
+	B=$(basename "$BLOCKER" | cut -c1-15)
+	RD_IN=" > read 0 fd=[0-9]+\(<p>\) size=16 *$"
+	rm -f "$TMP/gate"
+	start_live "$TMP/l.txt" $mode --unbuffered \
+		-p "%evt.num %thread.tid %evt.dir %evt.type %evt.latency %evt.args" \
+		"proc.name=$B and evt.type in (nanosleep, read)"
+	"$BLOCKER" latency "$TMP/gate" &
+	WL_RUN=$!
+	# the read blocks until the gate exists: its enter must show first
+	for _ in $(seq 60); do
+		grep -qE "$RD_IN" "$TMP/l.txt" && break
+		sleep 0.05
+	done
+	if [ -z "$mode" ]; then
+		grep -qE "$RD_IN" "$TMP/l.txt" || fail "no enter of the blocked read: $(cat "$TMP/l.txt")"
+	else
+		grep -qE "$RD_IN" "$TMP/l.txt" && fail "exit-only: the read's enter before its exit"
+	fi
+	grep -qE " < read [0-9]+ res=5 " "$TMP/l.txt" && fail "the read returned before its release"
+	touch "$TMP/gate"
+	wait "$WL_RUN" || fail "blocker failed"
+	WL_RUN=
+	stop_capture
+	# enter then exit of the same thread, the exit's latency in range
+	awk -v exit_only="$mode" '
+		$3 == ">" && $4 == "nanosleep" && $6 ~ /^interval=250000000/ { ns_in = NR; tid = $2 }
+		$3 == "<" && $4 == "nanosleep" && $2 == tid { ns_out = NR; ns_lat = $5 }
+		$3 == ">" && $4 == "read" && $6 ~ /<p>/ { rd_in = NR }
+		$3 == "<" && $4 == "read" && $6 == "res=5" { rd_out = NR; rd_lat = $5 }
+		END {
+			if (!ns_in || ns_out != ns_in + 1 || !rd_in || rd_out != rd_in + 1) { print "pairs missing"; exit 1 }
+			if (exit_only != "") {
+				if (ns_lat != 0 || rd_lat != 0) { print "exit-only latency not 0"; exit 1 }
+				print "exit-only: latencies 0"
+				exit 0
+			}
+			if (ns_lat < 250000000 || ns_lat > 5000000000) { print "nanosleep latency " ns_lat; exit 1 }
+			if (rd_lat < 1000000) { print "read latency " rd_lat; exit 1 }
+			print "nanosleep latency " ns_lat " ns, blocked read latency " rd_lat " ns"
+		}' "$TMP/l.txt" || fail "latencies: $(cat "$TMP/l.txt")"
+	;;
+sock_flags)
+	B=$(basename "$BLOCKER" | cut -c1-15)
+	start_capture "$TMP/k.scap" "proc.name=$B"
+	"$BLOCKER" sockets "$PORT" || fail "blocker sockets failed"
+	stop_capture
+	"$SYSDIG" -r "$TMP/k.scap" > "$TMP/k.txt" 2>&1 || fail "reading back"
+	W="$B \([0-9]+\)" T="127.0.0.1:[0-9]+->127.0.0.1:$PORT"
+	expect "$TMP/k.txt" \
+		"$W > bind fd=3\(<4>\) $" \
+		"$W > listen fd=3\(<4t>127.0.0.1:$PORT\) backlog=4 $" \
+		"$W > connect fd=4\(<4>\) addr=127.0.0.1:$PORT $" \
+		"$W < connect res=-115\(EINPROGRESS\) tuple=$T $" \
+		"$W < accept fd=5\(<4t>$T\) tuple=$T " \
+		"$W > sendto fd=4\(<4t>$T\) size=4 tuple=NULL $" \
+		"$W > recvfrom fd=5\(<4t>$T\) size=8 $" \
+		"$W > recvfrom fd=4\(<4t>$T\) size=8 $" \
+		"$W > sendto fd=6\(<4>\) size=6 tuple=0.0.0.0:0->127.0.0.1:$((PORT + 1)) $" \
+		"$W > close fd=6\(<4u>[0-9.]+:0->127.0.0.1:$((PORT + 1))\) $"
+	tcp=$("$SYSDIG" -r "$TMP/k.scap" "fd.l4proto=tcp and evt.type in (sendto, recvfrom)" | wc -l)
+	udp=$("$SYSDIG" -r "$TMP/k.scap" "fd.l4proto=udp and evt.type in (sendto, recvfrom)" | wc -l)
+	echo "tcp send/recv events: $tcp, udp: $udp"
+	[ "$tcp" = 8 ] || fail "fd.l4proto=tcp: $tcp send/recv events, expected 8"
+	[ "$udp" = 1 ] || fail "fd.l4proto=udp: $udp send/recv events, expected 1 (the enter has no role yet)"
+	;;
+procinfo)
+	B=$(basename "$BLOCKER" | cut -c1-15)
+	start_capture "$TMP/p.scap"
+	"$BLOCKER" spin 2500 &
+	SPIN=$!
+	wait "$SPIN" || fail "spin failed"
+	stop_capture
+	"$SYSDIG" -D -r "$TMP/p.scap" "evt.type=procinfo" > "$TMP/p.txt" 2>&1 || fail "reading back"
+	batches=$(awk '{ print $2 }' "$TMP/p.txt" | sort -u | grep -c '\.999999999$')
+	others=$(awk '{ print $2 }' "$TMP/p.txt" | grep -vc '\.999999999$')
+	echo "procinfo: $(wc -l < "$TMP/p.txt") events in $batches batches"
+	[ "$batches" -ge 2 ] && [ "$others" = 0 ] || fail "procinfo batches: $batches, $others off the second boundary"
+	# every batch has the spinner (a thread of the machine) once
+	[ "$(grep -c " $B ($SPIN) > procinfo cpu_usr=" "$TMP/p.txt")" -ge 2 ] || fail "spinner not in the batches"
+	"$SYSDIG" -r "$TMP/p.scap" -c topprocs_cpu > "$TMP/t.txt" 2>&1 || fail "topprocs_cpu failed"
+	cat "$TMP/t.txt"
+	# the busy loop's user time grows from batch to batch, and the chisel
+	# shows it (this host may be busy: its share is not asserted)
+	awk -v t="$B ($SPIN)" 'index($0, t) { sub("cpu_usr=", "", $8); if (!n++) first = $8; last = $8 }
+		END { print "spinner cpu_usr " first " -> " last " ticks"; exit !(last + 0 > first + 0) }' "$TMP/p.txt" ||
+		fail "the busy loop's cpu_usr does not grow"
+	grep -qE "^[0-9.]*[1-9][0-9.]*% +$B +$SPIN$" "$TMP/t.txt" || fail "the busy loop is not in topprocs_cpu"
+	# live: the chisel prints every second
+	start_live "$TMP/l.txt" -c topprocs_cpu
+	"$BLOCKER" spin 2500 &
+	SPIN=$!
+	wait "$SPIN" || fail "spin failed"
+	stop_capture
+	grep -qE "^[0-9.]*[1-9][0-9.]*% +$B +$SPIN$" "$TMP/l.txt" || fail "live topprocs_cpu: $(head -12 "$TMP/l.txt")"
+	;;
+signaldeliver)
+	B=$(basename "$BLOCKER" | cut -c1-15)
+	start_capture "$TMP/g.scap" "proc.name=$B"
+	"$BLOCKER" signal || fail "blocker signal failed"
+	stop_capture
+	"$SYSDIG" -r "$TMP/g.scap" "evt.type in (kill, tgkill, signaldeliver)" > "$TMP/g.txt" 2>&1 || fail "reading back"
+	cat "$TMP/g.txt"
+	W="$B \(([0-9]+)\)"
+	expect "$TMP/g.txt" \
+		"$W < kill res=0 $" \
+		"$W > signaldeliver spid=0 dpid=[0-9]+\($B\) sig=10\(SIGUSR1\) $" \
+		"$W < tgkill res=0 $" \
+		"$W > signaldeliver spid=0 dpid=[0-9]+\($B\) sig=12\(SIGUSR2\) $"
+	# each delivery right after its call returns, to the thread itself
+	awk '$6 == "<" && ($7 == "kill" || $7 == "tgkill") { want = $5 }
+		$7 == "signaldeliver" { if (!want || $9 != "dpid=" substr(want, 2, length(want) - 2) "(" $4 ")") bad++; n++; want = "" }
+		END { exit !(n == 2 && !bad) }' "$TMP/g.txt" || fail "signaldeliver not right after its call"
+	;;
+pidns)
+	command -v unshare >/dev/null || skip "no unshare"
+	unshare -p -f true 2>/dev/null || skip "unshare -p not permitted here"
+	B=$(basename "$BLOCKER" | cut -c1-15)
+	# the file needs unshare's clone too (the child's vtid/vpid are in it)
+	start_capture "$TMP/n.scap" "proc.name in (unshare, $B)"
+	unshare -p -f "$BLOCKER" spin 50 || fail "unshare -p -f failed"
+	stop_capture
+	"$SYSDIG" -r "$TMP/n.scap" -p "%proc.pid %proc.vpid %thread.tid %thread.vtid %proc.name" \
+		"proc.name=$B" | sort -u > "$TMP/n.txt" || fail "reading back"
+	cat "$TMP/n.txt"
+	[ -s "$TMP/n.txt" ] || fail "no events of the process"
+	awk '$2 != 1 || $4 != 1 || $1 == 1 { bad++ } END { exit bad > 0 }' "$TMP/n.txt" ||
+		fail "vpid/vtid not 1 (or pid not the host's)"
+	# the reference reads the same file the same way
+	if [ -x "$REF" ]; then
+		"$REF" -r "$TMP/n.scap" -p "%proc.pid %proc.vpid %thread.tid %thread.vtid %proc.name" \
+			"proc.name=$B" 2>/dev/null | sort -u > "$TMP/nr.txt"
+		cmp -s "$TMP/n.txt" "$TMP/nr.txt" || fail "reference differs: $(cat "$TMP/nr.txt")"
+	fi
+	;;
+container_cgroup)
+	B=$(basename "$BLOCKER" | cut -c1-15)
+	ID=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
+	CG=
+	for root in /sys/fs/cgroup/pids /sys/fs/cgroup/unified /sys/fs/cgroup; do
+		if [ -w "$root/cgroup.procs" ] && mkdir "$root/docker-$ID.scope" 2>/dev/null; then
+			CG=$root/docker-$ID.scope
+			break
+		fi
+	done
+	[ -n "$CG" ] || skip "cannot create a test cgroup"
+	# a v2 cgroup without controllers has no css of its own: nothing shows it
+	case "$CG" in
+	/sys/fs/cgroup/unified/*|/sys/fs/cgroup/docker-*)
+		grep -q . "$(dirname "$CG")/cgroup.subtree_control" 2>/dev/null ||
+			{ rmdir "$CG"; skip "cgroup v2 without controllers enabled for children"; } ;;
+	esac
+	start_capture "$TMP/c.scap" "proc.name=$B"
+	sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2" spin 50' sh "$CG" "$BLOCKER"
+	rc=$?
+	"$BLOCKER" spin 50
+	stop_capture
+	rmdir "$CG" 2>/dev/null
+	[ "$rc" = 0 ] || fail "moving into $CG failed"
+	"$SYSDIG" -r "$TMP/c.scap" -p "%proc.pid %container.id %container.type" "proc.name=$B" |
+		sort -u > "$TMP/c.txt" || fail "reading back"
+	cat "$TMP/c.txt"
+	echo "cgroup $CG"
+	grep -qx "[0-9]* ${ID:0:12} docker" "$TMP/c.txt" || fail "no container.id ${ID:0:12}"
+	grep -qx "[0-9]* host host" "$TMP/c.txt" || fail "the process outside is not on the host"
+	[ "$(wc -l < "$TMP/c.txt")" = 2 ] || fail "more than the two expected processes/ids"
+	;;
+chisel_snaplen)
+	"$SYSDIG" -cl 2>/dev/null | grep -q echo_fds || skip "no echo_fds chisel"
+	B=$(basename "$BLOCKER" | cut -c1-15)
+	F=$TMP/snap.txt
+	start_live "$TMP/e.txt" -c echo_fds "proc.name=$B"
+	"$BLOCKER" write "$F" 1500 || fail "blocker write failed"
+	stop_capture
+	grep -q "<THE-END!>" "$TMP/e.txt" || fail "echo_fds: the end of a 1500-byte write is missing: $(head -c 300 "$TMP/e.txt")"
+	# no chisel: the default snaplen, 80 bytes of data
+	start_live "$TMP/d.txt" -p "%evt.rawarg.data" "proc.name=$B and evt.type=write and evt.dir=<"
+	"$BLOCKER" write "$F" 1500 || fail "blocker write failed"
+	stop_capture
+	[ "$(head -1 "$TMP/d.txt" | tr -d '\n' | wc -c)" = 80 ] || fail "default snaplen: $(head -1 "$TMP/d.txt")"
+	# -s wins over the chisel's set_snaplen()
+	start_live "$TMP/s.txt" -s 100 -c echo_fds "proc.name=$B"
+	"$BLOCKER" write "$F" 1500 || fail "blocker write failed"
+	stop_capture
+	grep -q "<THE-END!>" "$TMP/s.txt" && fail "-s 100: the chisel's snaplen won"
+	grep -q "0123456789" "$TMP/s.txt" || fail "-s 100: no data: $(head -c 300 "$TMP/s.txt")"
 	;;
 *)
 	fail "unknown test $TEST"

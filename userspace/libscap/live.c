@@ -4,11 +4,13 @@
  * The kernel module engine (engine/kmod, built with SCAP_HAVE_KMOD) is used
  * when its device (SCAP_KMOD_DEVICE) exists, else the CO-RE eBPF engine
  * (engine/bpf, built with SCAP_HAVE_BPF).  opts->driver forces one of them.
- * An engine that was not built reports so with one clear line.
+ * An engine that was not built reports so with one clear line.  Every live
+ * handle gets the procinfo layer (procinfo.c) in front of its engine.
  */
 #include <stdio.h>
 #include <unistd.h>
 #include "scap.h"
+#include "procinfo.h"
 #ifdef SCAP_HAVE_BPF
 #include "engine/bpf/bpf_engine.h"
 #endif
@@ -45,7 +47,7 @@ static struct scap *open_kmod(const struct scap_live_opts *opts, char *err)
 #endif
 }
 
-struct scap *scap_open_live(const struct scap_live_opts *opts, char *err)
+static struct scap *open_engine(const struct scap_live_opts *opts, char *err)
 {
 	enum scap_live_driver d = opts ? opts->driver : SCAP_DRIVER_AUTO;
 
@@ -58,4 +60,15 @@ struct scap *scap_open_live(const struct scap_live_opts *opts, char *err)
 		return open_kmod(opts, err);
 #endif
 	return open_bpf(opts, err);
+}
+
+struct scap *scap_open_live(const struct scap_live_opts *opts, char *err)
+{
+	struct scap *h = open_engine(opts, err);
+
+	if (h && scap_procinfo_wrap(h, err)) {
+		scap_close(h);
+		return NULL;
+	}
+	return h;
 }

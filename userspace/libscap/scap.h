@@ -244,6 +244,10 @@ struct scap_live_opts {
 	int skip_self;		/* do not capture the calling process */
 	const uint8_t *syscall_mask;	/* NULL: all; else [PPM_EVENT_MAX] 0/1 */
 	int page_faults;	/* also capture page_fault events (--page-faults) */
+	/* --exit-only (bpf): enter events written at syscall exit, with the
+	 * exit time, instead of at entry (cheaper: one hook per syscall, but
+	 * evt.latency is 0 and a blocked call is seen only when it returns) */
+	int exit_only;
 	/* non-NULL: only tasks named so (comm, or the thread group leader's),
 	 * plus every process's clone/fork/execve/procexit; a hint, the caller
 	 * still filters (engines may ignore it) */

@@ -493,6 +493,16 @@ static void parse_clone_exit(struct sinsp *s, struct sinsp_evt *evt)
 		}
 	}
 	parent = thread_get_or_create(s, tid);
+	/* a caller known only by its tid (it started while the /proc snapshot
+	 * was taken): the clone exit says what it runs, as sysdig takes it */
+	if (parent && !strcmp(parent->comm, "<NA>")) {
+		copy_named_str(e, "exe", &parent->exe);
+		copy_named_str(e, "comm", &parent->comm);
+		copy_named_buf(e, "args", &parent->args, &parent->args_len);
+	}
+	/* the caller's exit is shown with the caller it made */
+	if (!inverted && !evt->thread)
+		evt->thread = parent;
 	t = thread_new();
 	if (!t)
 		return;

@@ -23,7 +23,6 @@
 #define PPM_CL_ACTIVE (1u << 19)
 #define PPM_CL_PIPE_SRC (1u << 21)
 #define PPM_CL_PIPE_DST (1u << 22)
-#define PPM_CL_CHILD_IN_PIDNS (1u << 29)
 #define PPM_CL_IS_MAIN_THREAD (1u << 30)
 
 /* PPM_* constants used by the parsers (driver numbering) */

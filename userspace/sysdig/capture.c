@@ -799,8 +799,13 @@ int run_capture(struct cli_opts *o)
 		}
 		lo.driver = (enum scap_live_driver)o->driver;
 		lo.snaplen = o->snaplen;
+		/* a chisel's sysdig.set_snaplen() (its on_init ran in
+		 * setup_chisels), unless -s says otherwise, as in sysdig */
+		if (r.chisels && chisel_snaplen(r.chisels) && !o->snaplen_set)
+			lo.snaplen = chisel_snaplen(r.chisels);
 		lo.skip_self = !o->debug;
 		lo.page_faults = o->page_faults;
+		lo.exit_only = o->exit_only;
 		lo.buffer_bytes_per_cpu = o->buffer_bytes;
 		live_pushdown(&r, &lo);
 		h = scap_open_live(&lo, err);

@@ -42,9 +42,11 @@ struct cli_opts {
 	uint64_t max_events;		/* -n, 0: none */
 	uint64_t max_secs;		/* -M, 0: none */
 	uint32_t snaplen;		/* -s */
+	int snaplen_set;		/* -s given: it wins over a chisel's set_snaplen() */
 	int driver;			/* enum scap_live_driver */
 	int unbuffered;
 	int page_faults;		/* --page-faults */
+	int exit_only;			/* --exit-only */
 	int recover;			/* --recover: skip damaged parts of -r files */
 	uint64_t buffer_bytes;		/* --buffer-bytes-per-cpu, 0: default */
 	struct cli_chisel chisels[MAX_CHISELS];

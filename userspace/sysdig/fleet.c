@@ -92,10 +92,6 @@ struct fleet *fleet_start(const struct fleet_opts *fo, char *err, size_t errlen)
 	}
 	if (!fleet_enabled(fo))
 		return NULL;
-	/* latencies need the time of the enter: the BPF driver stamps enter
-	 * events with the exit time unless asked (driver/bpf/README.md); an
-	 * explicit SYSDIG_BPF_PRECISE_ENTER=0 is left as it is */
-	setenv("SYSDIG_BPF_PRECISE_ENTER", "1", 0);
 	f = calloc(1, sizeof(*f));
 	if (!f) {
 		snprintf(err, errlen, "out of memory");

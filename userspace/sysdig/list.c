@@ -172,6 +172,8 @@ void print_help(FILE *out)
 	      " -B, --bpf             live capture with the eBPF probe\n"
 	      " --kmod                live capture with the kernel module\n"
 	      " --page-faults         also capture page faults (live)\n"
+	      " --exit-only           (eBPF) write enter events at syscall exit: cheaper,\n"
+	      "                       but evt.latency is 0 and blocked calls show late\n"
 	      " --recover             -r: skip damaged data to the next valid event, say\n"
 	      "                       what was skipped (exit status 1 if anything was)\n"
 	      " --buffer-bytes-per-cpu N  live ring buffer size per CPU (default 8 MiB)\n"

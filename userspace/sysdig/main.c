@@ -24,6 +24,7 @@ enum {
 	OPT_IGNORED_ARG,
 	OPT_IGNORED,
 	OPT_PAGE_FAULTS,
+	OPT_EXIT_ONLY,
 	OPT_BUFFER_BYTES,
 	OPT_RECOVER,
 };
@@ -69,6 +70,7 @@ static const struct option g_long_opts[] = {
 	{ "libs-version", no_argument, 0, OPT_LIBS_VERSION },
 	{ "unbuffered", no_argument, 0, OPT_UNBUFFERED },
 	{ "page-faults", no_argument, 0, OPT_PAGE_FAULTS },
+	{ "exit-only", no_argument, 0, OPT_EXIT_ONLY },
 	{ "buffer-bytes-per-cpu", required_argument, 0, OPT_BUFFER_BYTES },
 	{ "recover", no_argument, 0, OPT_RECOVER },
 	{ "large-environment", no_argument, 0, OPT_IGNORED },
@@ -237,6 +239,7 @@ int main(int argc, char **argv)
 			if (parse_int(optarg, &v) || v <= 0)
 				return die("invalid snaplen");
 			o.snaplen = (uint32_t)v;
+			o.snaplen_set = 1;
 			break;
 		case 'S': o.summary = 1; break;
 		case 't':
@@ -253,6 +256,7 @@ int main(int argc, char **argv)
 			return 0;
 		case OPT_UNBUFFERED: o.unbuffered = 1; break;
 		case OPT_PAGE_FAULTS: o.page_faults = 1; break;
+		case OPT_EXIT_ONLY: o.exit_only = 1; break;
 		case OPT_RECOVER: o.recover = 1; break;
 		case OPT_BUFFER_BYTES:
 			if (parse_int(optarg, &v) || v <= 0 || v > (1LL << 30))

@@ -320,64 +320,58 @@ static int map_rings(struct bpf_engine *e, uint32_t bytes, char *err)
 	return 0;
 }
 
+/* a filler: its sys_exit program and its sys_enter twin (FILLER in probe.bpf.c) */
 struct filler_set {
-	struct bpf_program *prog;
+	struct bpf_program *prog, *enter;
 	uint16_t events[10];
 };
 
-static int set_filler(struct bpf_engine *e, struct bpf_program *prog, uint32_t evt, char *err)
+static int set_filler(struct bpf_engine *e, const struct filler_set *f, uint32_t evt, char *err)
 {
-	int fd = bpf_program__fd(prog), map = bpf_map__fd(e->skel->maps.fillers);
+	int fd = bpf_program__fd(f->prog), efd = bpf_program__fd(f->enter);
 
-	if (bpf_map_update_elem(map, &evt, &fd, BPF_ANY)) {
+	if (bpf_map_update_elem(bpf_map__fd(e->skel->maps.fillers), &evt, &fd, BPF_ANY) ||
+	    bpf_map_update_elem(bpf_map__fd(e->skel->maps.enter_fillers), &evt, &efd, BPF_ANY)) {
 		snprintf(err, SCAP_ERRBUF_SIZE, "live capture: cannot install filler %s: %s",
-			 bpf_program__name(prog), strerror(errno));
+			 bpf_program__name(f->prog), strerror(errno));
 		return -1;
 	}
 	return 0;
 }
 
+#define FILLER_PROGS(s, name) (s)->progs.name, (s)->progs.name##_enter
+
 static int install_fillers(struct bpf_engine *e, char *err)
 {
 	struct probe_bpf *s = e->skel;
+	const struct filler_set simple = { FILLER_PROGS(s, fill_simple), { 0 } };
 	const struct filler_set sets[] = {
-		{ s->progs.fill_rw, { PPME_SYSCALL_READ_E, PPME_SYSCALL_WRITE_E, PPME_SYSCALL_PREAD_E,
-				      PPME_SYSCALL_PWRITE_E, PPME_SYSCALL_READV_E, PPME_SYSCALL_WRITEV_E,
-				      PPME_SYSCALL_PREADV_E, PPME_SYSCALL_PWRITEV_E } },
-		{ s->progs.fill_pipe, { PPME_SYSCALL_PIPE_E } },
-		{ s->progs.fill_sock, { PPME_SOCKET_CONNECT_E, PPME_SOCKET_BIND_E, PPME_SOCKET_ACCEPT_5_E,
-					PPME_SOCKET_ACCEPT4_5_E, PPME_SOCKET_SENDTO_E, PPME_SOCKET_RECVFROM_E,
-					PPME_SOCKET_SENDMSG_E, PPME_SOCKET_RECVMSG_E, PPME_SOCKET_SOCKETPAIR_E } },
-		{ s->progs.fill_clone, { PPME_SYSCALL_CLONE_20_E, PPME_SYSCALL_FORK_20_E,
-					 PPME_SYSCALL_VFORK_20_E, PPME_SYSCALL_CLONE3_E } },
-		{ s->progs.fill_execve, { PPME_SYSCALL_EXECVE_19_E, PPME_SYSCALL_EXECVEAT_E } },
-		{ s->progs.fill_misc, { PPME_SYSCALL_POLL_E, PPME_SYSCALL_PPOLL_E, PPME_SOCKET_SETSOCKOPT_E,
-					PPME_SOCKET_GETSOCKOPT_E, PPME_SYSCALL_BPF_E, PPME_SYSCALL_PTRACE_E } },
+		{ FILLER_PROGS(s, fill_rw), { PPME_SYSCALL_READ_E, PPME_SYSCALL_WRITE_E, PPME_SYSCALL_PREAD_E,
+					      PPME_SYSCALL_PWRITE_E, PPME_SYSCALL_READV_E, PPME_SYSCALL_WRITEV_E,
+					      PPME_SYSCALL_PREADV_E, PPME_SYSCALL_PWRITEV_E } },
+		{ FILLER_PROGS(s, fill_pipe), { PPME_SYSCALL_PIPE_E } },
+		{ FILLER_PROGS(s, fill_sock), { PPME_SOCKET_CONNECT_E, PPME_SOCKET_BIND_E, PPME_SOCKET_ACCEPT_5_E,
+						PPME_SOCKET_ACCEPT4_5_E, PPME_SOCKET_SENDTO_E, PPME_SOCKET_RECVFROM_E,
+						PPME_SOCKET_SENDMSG_E, PPME_SOCKET_RECVMSG_E, PPME_SOCKET_SOCKETPAIR_E } },
+		{ FILLER_PROGS(s, fill_clone), { PPME_SYSCALL_CLONE_20_E, PPME_SYSCALL_FORK_20_E,
+						 PPME_SYSCALL_VFORK_20_E, PPME_SYSCALL_CLONE3_E } },
+		{ FILLER_PROGS(s, fill_execve), { PPME_SYSCALL_EXECVE_19_E, PPME_SYSCALL_EXECVEAT_E } },
+		{ FILLER_PROGS(s, fill_misc), { PPME_SYSCALL_POLL_E, PPME_SYSCALL_PPOLL_E, PPME_SOCKET_SETSOCKOPT_E,
+						PPME_SOCKET_GETSOCKOPT_E, PPME_SYSCALL_BPF_E, PPME_SYSCALL_PTRACE_E } },
 	};
 	uint32_t i, j;
 
 	for (i = 0; i < PPM_EVENT_MAX; i++) {
 		const struct simple_spec *sp = &s->rodata->simple_specs[i];
 
-		if ((sp->ne || sp->nx || sp->used) && set_filler(e, s->progs.fill_simple, i, err))
+		if ((sp->ne || sp->nx || sp->used) && set_filler(e, &simple, i, err))
 			return -1;
 	}
 	for (i = 0; i < sizeof(sets) / sizeof(sets[0]); i++)
 		for (j = 0; j < 10 && sets[i].events[j]; j++)
-			if (set_filler(e, sets[i].prog, sets[i].events[j], err))
+			if (set_filler(e, &sets[i], sets[i].events[j], err))
 				return -1;
 	return 0;
-}
-
-/*
- * $SYSDIG_BPF_PRECISE_ENTER=1: also hook sys_enter so that enter events
- * carry the real enter time (evt.latency); costs a second hook per syscall.
- */
-static int precise_enter(void)
-{
-	const char *v = getenv("SYSDIG_BPF_PRECISE_ENTER");
-
-	return v && *v && strcmp(v, "0");
 }
 
 static uint64_t boot_epoch_ns(void)
@@ -447,7 +441,7 @@ static void apply_settings(struct bpf_engine *e, const struct scap_live_opts *o)
 	st->boot_epoch_ns = boot_epoch_ns();
 	st->self_tgid = o->skip_self ? (uint32_t)getpid() : 0;
 	st->snaplen = o->snaplen ? o->snaplen : SCAP_BPF_DEFAULT_SNAPLEN;
-	st->flags = precise_enter() ? SCAP_BPF_F_PRECISE_ENTER : 0;
+	st->flags = o->exit_only ? SCAP_BPF_F_EXIT_ONLY : 0;
 	set_comm(st, o->comm);
 	for (nr = 0; nr < SCAP_BPF_MAX_SYSCALLS; nr++) {
 		uint16_t ev = nr < SYSCALL_TABLE_SIZE ? g_syscall_table[nr].enter_event : 0;
@@ -458,9 +452,10 @@ static void apply_settings(struct bpf_engine *e, const struct scap_live_opts *o)
 }
 
 /*
- * Hooks that are not always on: sys_enter (precise enter times), the
- * page fault tracepoints (--page-faults, not even loaded otherwise) and
- * sched_switch (on, as in the reference, unless the event mask drops it).
+ * Hooks that are not always on: sys_enter (not in exit-only mode), the
+ * page fault tracepoints (--page-faults, not even loaded otherwise),
+ * sched_switch and signal_deliver (on, as in the reference, unless the
+ * event mask drops them).
  */
 static void choose_hooks(struct bpf_engine *e, const struct scap_live_opts *o)
 {
@@ -471,12 +466,14 @@ static void choose_hooks(struct bpf_engine *e, const struct scap_live_opts *o)
 	bpf_object__for_each_program(p, s->obj)
 		if (!strncmp(bpf_program__name(p), "fill_", 5))
 			bpf_program__set_autoattach(p, false);
-	if (!precise_enter())
+	if (o->exit_only)
 		bpf_program__set_autoattach(s->progs.sys_enter, false);
 	bpf_program__set_autoload(s->progs.page_fault_user, pf);
 	bpf_program__set_autoload(s->progs.page_fault_kernel, pf);
 	if (!wanted(o, PPME_SCHEDSWITCH_6_E))
 		bpf_program__set_autoattach(s->progs.sched_switch, false);
+	if (!wanted(o, PPME_SIGNALDELIVER_E))
+		bpf_program__set_autoattach(s->progs.signal_deliver, false);
 }
 
 static int open_skel(struct bpf_engine *e, const struct scap_live_opts *o, uint32_t bytes, char *err)
