@@ -8,10 +8,13 @@ VM_SKIP=77
 
 vm_log() { echo "[kmod-vm] $*" >&2; }
 
-# the newest installed guest kernel with headers and image (6.1 Debian)
+# the guest kernel: $VM_KVER when set, else the newest installed 6.1 kernel
+# with headers and image (the reference's scap.ko builds only there), else
+# the newest other one
 vm_pick_kernel() {
 	local k
-	for k in $(ls -1 /lib/modules 2>/dev/null | sort -rV); do
+	for k in ${VM_KVER:-$(ls -1 /lib/modules 2>/dev/null | sort -rV | grep '^6\.1\.') \
+		$(ls -1 /lib/modules 2>/dev/null | sort -rV)}; do
 		if [ -e "/boot/vmlinuz-$k" ] && [ -e "/lib/modules/$k/build/Makefile" ] &&
 		   [ -e "/lib/modules/$k/modules.dep" ]; then
 			echo "$k"

@@ -29,6 +29,7 @@ struct scap_dumper {
 	int close_fd;
 	uint8_t *buf;
 	size_t len;
+	uint64_t flushed;	/* bytes handed to write() (plain files) */
 	int failed;
 	char err[SCAP_ERRBUF_SIZE];
 };
@@ -76,6 +77,7 @@ static int flush_out(struct scap_dumper *d)
 		d->len = 0;
 		return 0;
 	}
+	d->flushed += d->len;
 	while (off < d->len) {
 		ssize_t r = write(d->fd, d->buf + off, d->len - off);
 
@@ -90,6 +92,16 @@ static int flush_out(struct scap_dumper *d)
 	}
 	d->len = 0;
 	return 0;
+}
+
+uint64_t scap_dump_bytes(struct scap_dumper *d)
+{
+	if (d->gz) {
+		z_off_t off = gzoffset(d->gz);
+
+		return (off > 0 ? (uint64_t)off : 0) + d->len;
+	}
+	return d->flushed + d->len;
 }
 
 /* Room for n contiguous bytes in the output buffer (n <= DUMP_BUF_SIZE). */

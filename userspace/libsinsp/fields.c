@@ -503,9 +503,10 @@ static int extract_outputtime(struct sinsp *s, struct sinsp_evt *e, struct field
 	case 'r':
 		return set_reltime_str(v, ts - s->first_ts);
 	case 'd':
-		if (!ppm_event_is_enter(e->scap.type) && e->has_enter)
-			return set_reltime_str(v, ts - e->enter.ts);
-		return set_reltime_str(v, 0);
+		/* the thread's latency, as sysdig: 0 after an enter, exit - enter
+		 * after an exit, and switch events (which do not touch it) show
+		 * the last syscall's */
+		return set_reltime_str(v, e->thread ? e->thread->latency : 0);
 	case 'D': {
 		uint64_t d = g_have_prev_output ? ts - g_prev_output_ts : 0;
 

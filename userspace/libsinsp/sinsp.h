@@ -126,6 +126,9 @@ struct sinsp {
 	 * tuple, name and role as they were; fds are still created, duplicated
 	 * and closed, and threads are updated as always */
 	int fd_state_unread;
+	/* --large-environment: live, an execve environment the driver cut at
+	 * SINSP_DRIVER_ENV_MAX bytes is read again from /proc/<tid>/environ */
+	int large_env;
 };
 
 /* open: takes ownership of the scap handle and loads its metadata */

@@ -8,9 +8,11 @@
  * and a live -w without filter skips the state engine (is_raw_dump).
  */
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 #include "chisel.h"
@@ -30,6 +32,27 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	g_stop = 1;
+}
+
+/* -D: one timestamped line of what the capture does, on stderr (the
+ * format of sysdig's log: "MM-DD HH:MM:SS.uuuuuu message") */
+static void debug_log(const struct cli_opts *o, const char *fmt, ...)
+{
+	struct timeval tv;
+	struct tm tm;
+	char stamp[32];
+	va_list ap;
+
+	if (!o->debug)
+		return;
+	gettimeofday(&tv, NULL);
+	localtime_r(&tv.tv_sec, &tm);
+	strftime(stamp, sizeof(stamp), "%m-%d %H:%M:%S", &tm);
+	fprintf(stderr, "%s.%06ld ", stamp, (long)tv.tv_usec);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
 }
 
 /* ------------------------------------------------------------- summary */
@@ -101,12 +124,61 @@ struct writer {
 	const struct cli_opts *o;
 	struct scap_dumper *d;
 	const struct scap_metadata *meta;
+	struct sinsp *s;		/* --filter-proclist: the state the filter reads */
+	struct filter *flt;		/* --filter-proclist: NULL when off */
 	int index;		/* file number for rotation */
 	uint64_t events;	/* events in the current file */
-	uint64_t bytes;		/* approximate bytes in the current file */
 	uint64_t file_start_ts;
 	char path[4096];
 };
+
+/*
+ * --filter-proclist: whether the capture filter keeps a thread of the
+ * process table.  As sysdig does, the filter runs on a made-up read exit
+ * of that thread with no parameters and no fd.
+ */
+static int proclist_keeps(struct writer *w, const struct scap_threadinfo *t)
+{
+	static uint8_t hdr[PPM_EVT_HDR_LEN];
+	struct sinsp_evt e;
+	uint16_t type = PPME_SYSCALL_READ_X;
+	uint32_t len = PPM_EVT_HDR_LEN;
+
+	memset(&e, 0, sizeof(e));
+	memcpy(hdr + 8, &t->tid, 8);
+	memcpy(hdr + 16, &len, 4);
+	memcpy(hdr + 20, &type, 2);
+	e.scap.data = hdr;
+	e.scap.len = len;
+	e.scap.tid = t->tid;
+	e.scap.type = type;
+	e.info = &g_event_info[type];
+	e.thread = sinsp_get_thread(w->s, (int64_t)t->tid);
+	e.fd = -1;
+	return e.thread && filter_run(w->flt, w->s, &e);
+}
+
+/* the metadata to write: w->meta, or with --filter-proclist a copy whose
+ * process table holds only the threads the filter keeps (*tmp to free) */
+static const struct scap_metadata *writer_meta(struct writer *w, struct scap_metadata *copy,
+					       struct scap_threadinfo **tmp)
+{
+	const struct scap_metadata *m = w->meta;
+
+	*tmp = NULL;
+	if (!w->flt || !m->nthreads)
+		return m;
+	*copy = *m;
+	*tmp = malloc(m->nthreads * sizeof(**tmp));
+	if (!*tmp)
+		return m;
+	copy->threads = *tmp;
+	copy->nthreads = 0;
+	for (uint32_t i = 0; i < m->nthreads; i++)
+		if (proclist_keeps(w, &m->threads[i]))
+			(*tmp)[copy->nthreads++] = m->threads[i];
+	return copy;
+}
 
 static int writer_open(struct writer *w, uint64_t ts)
 {
@@ -116,7 +188,7 @@ static int writer_open(struct writer *w, uint64_t ts)
 	if (o->file_size_mb || o->rotate_secs || o->events_per_file) {
 		int idx = w->index;
 
-		if (o->file_limit && o->file_size_mb)
+		if (o->file_limit && (o->file_size_mb || o->events_per_file))
 			idx %= (int)o->file_limit;
 		if (o->rotate_secs) {
 			char tb[4096];
@@ -141,12 +213,18 @@ static int writer_open(struct writer *w, uint64_t ts)
 		fprintf(stderr, "%s\n", err[0] ? err : "can't open the output file");
 		return -1;
 	}
-	if (w->meta && scap_dump_metadata(w->d, w->meta) != 0) {
-		fprintf(stderr, "%s\n", scap_dump_error(w->d));
-		return -1;
+	if (w->meta) {
+		struct scap_metadata copy;
+		struct scap_threadinfo *tmp;
+		int rc = scap_dump_metadata(w->d, writer_meta(w, &copy, &tmp));
+
+		free(tmp);
+		if (rc != 0) {
+			fprintf(stderr, "%s\n", scap_dump_error(w->d));
+			return -1;
+		}
 	}
 	w->events = 0;
-	w->bytes = 0;
 	w->file_start_ts = ts;
 	return 0;
 }
@@ -173,7 +251,7 @@ static int writer_event(struct writer *w, const struct sinsp_evt *e, uint32_t fl
 	int rotate = 0;
 
 	if (w->d) {
-		if (o->file_size_mb && w->bytes >= (uint64_t)o->file_size_mb * 1000000ULL)
+		if (o->file_size_mb && scap_dump_bytes(w->d) >= (uint64_t)o->file_size_mb * 1000000ULL)
 			rotate = 1;
 		if (o->rotate_secs && e->scap.ts - w->file_start_ts >= (uint64_t)o->rotate_secs * 1000000000ULL)
 			rotate = 1;
@@ -194,7 +272,6 @@ static int writer_event(struct writer *w, const struct sinsp_evt *e, uint32_t fl
 		return -1;
 	}
 	w->events++;
-	w->bytes += e->scap.len;
 	return 0;
 }
 
@@ -448,10 +525,23 @@ static int nothing_reads_fds(const struct run *r)
 	       filter_only_proc_name(r->flt);
 }
 
+/* what the options change in an engine before the state engine sees it:
+ * -E drops the user/group tables, -U suppresses comms */
+static int prepare_source(const struct cli_opts *o, struct scap *h)
+{
+	if (o->exclude_users)
+		scap_metadata_drop_users(&h->meta);
+	if (o->nsuppress && scap_suppress_comms(h, o->suppress, o->nsuppress, !o->ninputs) < 0) {
+		fprintf(stderr, "out of memory\n");
+		return -1;
+	}
+	return 0;
+}
+
 static int run_source(struct run *r, struct scap *h)
 {
 	char err[SCAP_ERRBUF_SIZE] = "";
-	struct sinsp *s = sinsp_open(h, err);
+	struct sinsp *s = prepare_source(r->o, h) ? NULL : sinsp_open(h, err);
 	struct sinsp_evt e;
 	int progress = r->o->progress || (r->o->write_path && r->o->ninputs);
 	int rc = 0, raw;
@@ -461,6 +551,7 @@ static int run_source(struct run *r, struct scap *h)
 		return 1;
 	}
 	s->is_live = r->o->ninputs == 0;
+	s->large_env = r->o->large_env;
 	if (r->flt && !r->o->display_filter) {
 		s->capture_filter = capture_filter;
 		s->capture_filter_ctx = r;
@@ -477,10 +568,15 @@ static int run_source(struct run *r, struct scap *h)
 	if (r->o->write_path) {
 		r->w.o = r->o;
 		r->w.meta = &h->meta;
+		r->w.s = s;
+		r->w.flt = r->o->filter_proclist ? r->flt : NULL;
 	}
 	if (progress)
 		fputs("\r", stderr);
 	raw = is_raw_dump(r, s);
+	debug_log(r->o, "%s: %u threads, %u users, %u groups in the process table; capture filter: %s%s",
+		  h->ops->name, h->meta.nthreads, h->meta.nusers, h->meta.ngroups,
+		  r->o->filter ? r->o->filter : "(none)", raw ? " (raw dump, no state engine)" : "");
 	memset(&e, 0, sizeof(e));
 	while (!g_stop) {
 		int n = raw ? raw_next(s, h, &e) : sinsp_next(s, &e);
@@ -530,11 +626,15 @@ static int run_source(struct run *r, struct scap *h)
 	fflush(stdout);
 	if (r->w.d && writer_close(&r->w))
 		rc = 1;
+	debug_log(r->o, "%s: end of capture, %llu events read, %llu passed the filter, %llu suppressed by -U",
+		  h->ops->name, (unsigned long long)r->total, (unsigned long long)r->nread,
+		  (unsigned long long)scap_suppressed_count(h));
 	if (r->o->verbose || s->is_live) {
 		struct scap_stats st = { 0 };
 
 		if (h->ops->get_stats)
 			h->ops->get_stats(h, &st);
+		st.n_suppressed += scap_suppressed_count(h);
 		if (r->o->verbose) {
 			double cpu = (double)clock() / CLOCKS_PER_SEC;
 
@@ -651,6 +751,7 @@ int run_capture(struct cli_opts *o)
 		lo.page_faults = o->page_faults;
 		lo.buffer_bytes_per_cpu = o->buffer_bytes;
 		live_pushdown(&r, &lo);
+		debug_log(o, "starting live capture");
 		h = scap_open_live(&lo, err);
 		if (!h) {
 			fprintf(stderr, "%s\n", err[0] ? err : "cannot open the live capture");
@@ -660,7 +761,10 @@ int run_capture(struct cli_opts *o)
 	}
 	for (int i = 0; i < o->ninputs && !r.stop && !g_stop; i++) {
 		char err[SCAP_ERRBUF_SIZE] = "";
-		struct scap *h = scap_open_file(o->inputs[i], err);
+		struct scap *h;
+
+		debug_log(o, "starting offline capture of %s", o->inputs[i]);
+		h = scap_open_file(o->inputs[i], err);
 
 		if (!h) {
 			out_flush(&r.out);
