@@ -8,7 +8,9 @@
 # as read by /usr/bin/sysdig (the 0.29.3 reference) from the captured file,
 # identical reading by our sysdig, a clean dmesg.
 # Exit 0 pass, 1 fail, 77 skip (qemu / kernel image / headers unavailable).
-# usage: run_vm_test.sh --src DIR --build DIR --work DIR [--bin DIR]
+# --series picks the guest kernel (vm_lib.sh vm_pick_kernel; CMakeLists.txt
+# runs one test per kernel of the matrix).
+# usage: run_vm_test.sh --src DIR --build DIR --work DIR [--bin DIR] [--series S]
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 SRC=$(cd "$HERE/../.." && pwd)
@@ -21,7 +23,8 @@ while [ $# -gt 0 ]; do
 	--build) BUILD=$2; shift 2 ;;
 	--work) VM_WORK=$2; shift 2 ;;
 	--bin) BIN=$2; shift 2 ;;
-	*) echo "usage: $0 --src DIR --build DIR --work DIR [--bin DIR]" >&2; exit 2 ;;
+	--series) export VM_SERIES=$2; shift 2 ;;
+	*) echo "usage: $0 --src DIR --build DIR --work DIR [--bin DIR] [--series 6.1|6.12|6.12-rt]" >&2; exit 2 ;;
 	esac
 done
 [ -n "$BIN" ] || BIN=$BUILD/test/kmod
@@ -36,7 +39,7 @@ for b in kmod_capture kmod_workload; do
 	[ -x "$BIN/$b" ] || { echo "FAIL: $BIN/$b not built"; exit 1; }
 done
 vm_install_deps || { echo "SKIP: qemu/kernel image/headers/busybox-static not available"; exit $VM_SKIP; }
-KVER=$(vm_pick_kernel) || { echo "SKIP: no kernel with image and headers installed"; exit $VM_SKIP; }
+KVER=$(vm_pick_kernel) || { echo "SKIP: no ${VM_SERIES:-} kernel with image and headers installed (scripts/install-deps --test installs the matrix)"; exit $VM_SKIP; }
 command -v qemu-system-x86_64 >/dev/null || { echo "SKIP: qemu-system-x86_64 missing"; exit $VM_SKIP; }
 echo "kernel $KVER"
 
@@ -147,7 +150,25 @@ small_ring() {
 }
 small_ring
 
-# 5. no kernel warnings
+# 5. each driver's throughput on this kernel (dd storm, vm_guest_test.sh)
+storm_rate() {
+	local d=$1 f=$R/storm_$1.scap n cs drops
+	cs=$(grep -o 'cs=[0-9]*' "$R/storm_$d.txt" 2>/dev/null | cut -d= -f2)
+	drops=$(grep -o 'Driver Drops:[0-9]*' "$R/storm_$d.txt" 2>/dev/null | cut -d: -f2)
+	n=$(/usr/bin/sysdig -r "$f" -p '%evt.num' 'proc.name=dd' 2>/dev/null | grep -c '^[0-9]')
+	# 30,000 one-byte reads and writes: at least one exit event for each
+	if [ -n "$cs" ] && [ "$cs" -gt 0 ] && [ "$n" -ge 60000 ] && [ -n "$drops" ]; then
+		pass "throughput $d on $KVER: $n dd events in $((cs * 10)) ms = $((n * 100 / cs)) events/s, $drops drops"
+	else
+		fail "throughput $d: events=$n cs=$cs drops=$drops ($(tail -2 "$R/storm_$d.txt" 2>/dev/null | tr '\n' ' '))"
+	fi
+}
+if [ -n "$OURS" ]; then
+	storm_rate kmod
+	[ -s "$BUILD/bpf/probe.bpf.o" ] && storm_rate bpf
+fi
+
+# 6. no kernel warnings
 if grep -E "WARNING|BUG|Oops|Call Trace|general protection" "$R/dmesg.txt"; then
 	fail "kernel warnings in dmesg"
 else

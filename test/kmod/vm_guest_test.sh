@@ -83,3 +83,33 @@ insmod /mods/sysdigc.ko ring_kb=16 &&
 check reload_and_capture $?
 rmmod sysdigc
 check rmmod_again $?
+
+# throughput of each driver on this kernel: a dd storm (one-byte reads and
+# writes) captured by our sysdig into tmpfs; the host counts dd's events in
+# storm_<driver>.scap and divides by dd's own time (/proc/uptime, 10 ms)
+up_cs() { tr -d . </proc/uptime | cut -d' ' -f1; }
+storm() {
+	name=$1
+	shift
+	$T /usr/bin/sysdig-c "$@" -v -w "/tmp/storm_$name.scap" proc.name=dd >"$OUT/storm_$name.txt" 2>&1 &
+	SD=$!
+	i=0
+	while [ $i -lt 150 ] && ! ls -l /proc/[0-9]*/fd 2>/dev/null | grep -q "bpf_link\|sysdigc0"; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	sleep 1
+	t0=$(up_cs)
+	/bin/dd if=/dev/zero of=/dev/null bs=1 count=30000 2>/dev/null
+	t1=$(up_cs)
+	sleep 1
+	kill -INT $SD
+	wait $SD
+	echo "rc=$? cs=$((t1 - t0))" >>"$OUT/storm_$name.txt"
+	mv "/tmp/storm_$name.scap" "$OUT/" 2>/dev/null
+}
+if [ -x /usr/bin/sysdig-c ]; then
+	insmod /mods/sysdigc.ko && storm kmod --kmod
+	rmmod sysdigc
+	storm bpf -B
+fi

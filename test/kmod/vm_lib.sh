@@ -8,13 +8,28 @@ VM_SKIP=77
 
 vm_log() { echo "[kmod-vm] $*" >&2; }
 
-# the guest kernel: $VM_KVER when set, else the newest installed 6.1 kernel
-# with headers and image (the reference's scap.ko builds only there), else
-# the newest other one
+# installed kernels of a series: "6.1", "6.12" (Debian's generic flavour),
+# "6.12-rt" (PREEMPT_RT), newest first
+vm_series_kernels() {
+	local series=${1%-rt} flavour=amd64
+	case $1 in *-rt) flavour=rt-amd64 ;; esac
+	ls -1 /lib/modules 2>/dev/null | sort -rV |
+		grep -E "^${series//./\\.}\.[0-9.]+(-[0-9]+|\+deb[0-9]+)-$flavour\$"
+}
+
+# the guest kernel with image and headers: $VM_KVER when set, else the newest
+# of the series $VM_SERIES when set, else the newest 6.1 (the reference's
+# scap.ko builds only there), else the newest other one
 vm_pick_kernel() {
-	local k
-	for k in ${VM_KVER:-$(ls -1 /lib/modules 2>/dev/null | sort -rV | grep '^6\.1\.') \
-		$(ls -1 /lib/modules 2>/dev/null | sort -rV)}; do
+	local k list
+	if [ -n "${VM_KVER:-}" ]; then
+		list=$VM_KVER
+	elif [ -n "${VM_SERIES:-}" ]; then
+		list=$(vm_series_kernels "$VM_SERIES")
+	else
+		list="$(vm_series_kernels 6.1) $(ls -1 /lib/modules 2>/dev/null | sort -rV)"
+	fi
+	for k in $list; do
 		if [ -e "/boot/vmlinuz-$k" ] && [ -e "/lib/modules/$k/build/Makefile" ] &&
 		   [ -e "/lib/modules/$k/modules.dep" ]; then
 			echo "$k"

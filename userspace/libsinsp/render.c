@@ -757,7 +757,7 @@ static void render_path(struct sinsp *s, const struct sinsp_evt *e, const struct
 	const char *v = val->p + vstart;
 	size_t vl = val->len - vstart;
 
-	if (vl == 0 || v[0] == '/' || (vl == 4 && memcmp(v, "<NA>", 4) == 0) || !e->thread)
+	if ((vl > 0 && v[0] == '/') || (vl == 4 && memcmp(v, "<NA>", 4) == 0) || !e->thread)
 		return;
 	const char *dir = NULL;
 	char dirbuf[SINSP_MAX_PATH + 2];
@@ -783,7 +783,9 @@ static void render_path(struct sinsp *s, const struct sinsp_evt *e, const struct
 			}
 		}
 	}
-	render_concat_path(dir ? dir : "", v, vl, res);
+	/* an empty path stored with its NUL is the directory itself, as the
+	 * reference joins the NUL too: mkdir("") under /tmp is "path=(/tmp)" */
+	render_concat_path(dir ? dir : "", v, vl ? vl : (len > 0), res);
 }
 
 static void render_typed(struct sinsp *s, const struct sinsp_evt *e, const struct ppm_param_info *pi,

@@ -25,6 +25,7 @@
 #include "event_format.h"
 #include "event_table.h"
 #include "bpf_engine.h"
+#include "bpf_kernel_check.h"
 #include "proc_snapshot.h"
 #include "syscall_table.h"
 #include "fill_spec.h"
@@ -480,9 +481,12 @@ static void choose_hooks(struct bpf_engine *e, const struct scap_live_opts *o)
 
 static int open_skel(struct bpf_engine *e, const struct scap_live_opts *o, uint32_t bytes, char *err)
 {
+	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
 	int rc;
 
-	e->skel = probe_bpf__open();
+	if (getenv("SYSDIG_BPF_KERNEL_BTF"))
+		open_opts.btf_custom_path = bpf_kernel_btf_path();
+	e->skel = probe_bpf__open_opts(&open_opts);
 	if (!e->skel) {
 		snprintf(err, SCAP_ERRBUF_SIZE, "live capture: cannot open the bpf program: %s", strerror(errno));
 		return -1;
@@ -515,10 +519,8 @@ struct scap *scap_bpf_open(const struct scap_live_opts *opts, char *err)
 		snprintf(err, SCAP_ERRBUF_SIZE, "live capture: needs root (the bpf driver needs CAP_BPF and CAP_PERFMON)");
 		return NULL;
 	}
-	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
-		snprintf(err, SCAP_ERRBUF_SIZE, "live capture: the kernel has no BTF (/sys/kernel/btf/vmlinux), the bpf driver needs it");
+	if (bpf_kernel_check(bpf_kernel_btf_path(), err))
 		return NULL;
-	}
 	libbpf_set_print(quiet_print);
 	h = calloc(1, sizeof(*h));
 	e = calloc(1, sizeof(*e));
