@@ -19,11 +19,14 @@
 #include "cli.h"
 #include "filter.h"
 #include "format.h"
+#include "plugin.h"
 #include "render.h"
 #include "sinsp.h"
 
 #define DEFAULT_FORMAT "*%evt.num %evt.outputtime %evt.cpu %proc.name (%thread.tid) %evt.dir %evt.type %evt.info"
 #define TTY_FORMAT "*%evt.num %evt.outputtime %evt.cpu \x1b[01;32m%proc.name\x1b[00m (\x1b[01;36m%proc.pid\x1b[00m.%thread.tid) %evt.dir \x1b[01;34m%evt.type\x1b[00m %evt.info"
+#define PLUGIN_FORMAT "*%evt.num %evt.datetime.s [%evt.pluginname] %evt.plugininfo"
+#define TTY_PLUGIN_FORMAT "*%evt.num %evt.datetime.s [\x1b[01;32m%evt.pluginname\x1b[00m] %evt.plugininfo"
 #define OUT_FLUSH_SIZE (256 * 1024)
 
 static volatile sig_atomic_t g_stop;
@@ -306,6 +309,9 @@ static void out_maybe_flush(struct output *out)
 struct run {
 	struct cli_opts *o;
 	struct formatter *fmt;
+	/* no -p and reading files: the plugin format, taken when the first
+	 * event is a plugin event (as sysdig 0.29.3 picks it), else dropped */
+	struct formatter *plugin_fmt;
 	struct filter *flt;
 	struct chisel_runtime *chisels;
 	struct summary *sm;
@@ -347,6 +353,15 @@ static int handle_event(struct run *r, struct sinsp *s, struct sinsp_evt *e)
 
 	if (o->max_secs && e->scap.ts >= s->first_ts + o->max_secs * 1000000000ULL)
 		return 1;
+	if (r->plugin_fmt) {
+		if (e->scap.type == PPME_PLUGINEVENT_E) {
+			formatter_free(r->fmt);
+			r->fmt = r->plugin_fmt;
+		} else {
+			formatter_free(r->plugin_fmt);
+		}
+		r->plugin_fmt = NULL;
+	}
 	r->total++;
 	if (r->flt && !o->display_filter)
 		pass = !e->rejected;	/* capture_filter() ran inside the parser */
@@ -709,6 +724,8 @@ int run_capture(struct cli_opts *o)
 
 	r.o = o;
 	r.out.unbuffered = o->unbuffered;
+	if (!fmt && o->source)
+		fmt = isatty(STDOUT_FILENO) && !o->json ? TTY_PLUGIN_FORMAT : PLUGIN_FORMAT;
 	if (!fmt)
 		fmt = isatty(STDOUT_FILENO) && !o->json ? TTY_FORMAT : DEFAULT_FORMAT;
 	r.fmt = formatter_new(fmt, r.err, sizeof(r.err));
@@ -716,6 +733,9 @@ int run_capture(struct cli_opts *o)
 		fprintf(stderr, "%s\n", r.err);
 		return 1;
 	}
+	if (!o->format && !o->source && o->ninputs)
+		r.plugin_fmt = formatter_new(isatty(STDOUT_FILENO) && !o->json ? TTY_PLUGIN_FORMAT : PLUGIN_FORMAT,
+					     r.err, sizeof(r.err));
 	if (setup_chisels(&r) < 0) {
 		fprintf(stderr, "%s\n", r.err);
 		return 1;
@@ -736,7 +756,17 @@ int run_capture(struct cli_opts *o)
 	signal(SIGTERM, on_signal);
 	signal(SIGPIPE, SIG_IGN);
 
-	if (o->ninputs == 0) {
+	if (o->source) {
+		char err[SCAP_ERRBUF_SIZE] = "";
+		struct scap *h = plugin_open_source(o->source, o->input_params, err);
+
+		if (!h) {
+			fprintf(stderr, "%s\n", err);
+			return 1;
+		}
+		debug_log(o, "starting capture from the source plugin %s", o->source->name);
+		status = run_source(&r, h);
+	} else if (o->ninputs == 0) {
 		struct scap_live_opts lo = { 0 };
 		char err[SCAP_ERRBUF_SIZE] = "";
 		struct scap *h;
@@ -782,6 +812,7 @@ int run_capture(struct cli_opts *o)
 		print_summary(stdout, r.sm);
 	fflush(stdout);
 	formatter_free(r.fmt);
+	formatter_free(r.plugin_fmt);
 	if (r.flt)
 		filter_free(r.flt);
 	if (r.chisels)

@@ -23,6 +23,8 @@ struct cli_plugin {
 	const char *config;	/* init config, "" when none */
 };
 
+struct plugin;
+
 struct cli_chisel {
 	const char *name;
 	const char *args;	/* NULL when none */
@@ -68,6 +70,7 @@ struct cli_opts {
 	const char *input_params;	/* -I name:params */
 	int list_plugins;		/* -Il */
 	const char *plugin_config_file;	/* --plugin-config-file */
+	struct plugin *source;		/* -I: the source plugin (plugin.h) */
 };
 
 /* plugin_cli.c */

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "event_table.h"
 #include "fields.h"
+#include "plugin.h"
 
 #define FIELD_HIDDEN_FLAG 8	/* fields_internal.h: not listed by -l */
 
@@ -81,6 +82,46 @@ static void print_wrapped(FILE *out, const char *prefix, const char *text)
 	fputc('\n', out);
 }
 
+/* the fields of the loaded plugins, one class per plugin, in the layout
+ * of sysdig 0.29.3 (no class description) */
+static void list_plugin_fields(FILE *out, int verbose, int markdown)
+{
+	int listed = 0;
+
+	for (int i = 0; i < plugin_count(); i++) {
+		const struct plugin *p = plugin_at(i);
+
+		if (!p->nfields)
+			continue;
+		if (markdown && listed++)
+			fputc('\n', out);
+		if (markdown)
+			fprintf(out, "## Field Class: %s (plugin)\n\n\n\nName | Type | Description\n:----|:-----|:-----------\n",
+				p->name);
+		else
+			fprintf(out, "-------------------------------\n%-30s%s (plugin)\n\n", "Field Class:", p->name);
+		for (int k = 0; k < p->nfields; k++) {
+			const struct plugin_field *f = &p->fields[k];
+			const char *type = f->type == PLUGIN_FIELD_UINT64 ? "UINT64" : "CHARBUF";
+			char text[2048];
+
+			if (markdown) {
+				fprintf(out, "`%s` | %s | %s\n", f->name, type, f->desc);
+				continue;
+			}
+			if (strlen(f->name) >= 30)
+				fprintf(out, "%s\n%30s", f->name, "");
+			else
+				fprintf(out, "%-30s", f->name);
+			snprintf(text, sizeof(text), "%s%s%s%s", verbose ? "(Type: " : "", verbose ? type : "",
+				 verbose ? ") " : "", f->desc);
+			print_wrapped(out, NULL, text);
+		}
+		if (!markdown)
+			fputc('\n', out);
+	}
+}
+
 void list_fields(FILE *out, int verbose, int markdown)
 {
 	const struct field_info *cat;
@@ -121,6 +162,7 @@ void list_fields(FILE *out, int verbose, int markdown)
 		}
 		fputc('\n', out);
 	}
+	list_plugin_fields(out, verbose, markdown);
 }
 
 void list_events(FILE *out)

@@ -9,6 +9,7 @@
 #include "chisel.h"
 #include "cli.h"
 #include "format.h"
+#include "plugin.h"
 #include "render.h"
 #include "scap.h"
 
@@ -319,11 +320,13 @@ int main(int argc, char **argv)
 			return 1;	/* getopt printed the message */
 		}
 	}
-	if (o.nplugins || o.input_plugin || o.list_plugins || o.plugin_config_file) {
+	{
 		int r = plugins_setup(&o);
 
-		if (r <= 0)
+		if (r <= 0) {
+			plugin_unload_all();
 			return r < 0 ? 1 : 0;
+		}
 	}
 	if (list || list_md) {
 		list_fields(stdout, o.verbose, list_md);
@@ -371,5 +374,7 @@ int main(int argc, char **argv)
 		o.format = strdup(format);
 		format_unescape(o.format);
 	}
-	return run_capture(&o);
+	c = run_capture(&o);
+	plugin_unload_all();
+	return c;
 }
