@@ -815,8 +815,11 @@ int run_capture(struct cli_opts *o)
 	formatter_free(r.plugin_fmt);
 	if (r.flt)
 		filter_free(r.flt);
-	if (r.chisels)
+	if (r.chisels) {
+		if (chisel_run_app(r.chisels) && !status)
+			o->rerun = strdup(chisel_run_app(r.chisels));
 		chisel_runtime_free(r.chisels);
+	}
 	sb_free(&r.out.buf);
 	free(r.sm);
 	return status;

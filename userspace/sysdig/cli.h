@@ -71,6 +71,7 @@ struct cli_opts {
 	int list_plugins;		/* -Il */
 	const char *plugin_config_file;	/* --plugin-config-file */
 	struct plugin *source;		/* -I: the source plugin (plugin.h) */
+	char *rerun;			/* a chisel's sysdig.run_app arguments */
 };
 
 /* plugin_cli.c */

@@ -2,10 +2,12 @@
  * main.c - sysdig command line: option parsing (sysdig 0.29.3 compatible,
  * spec/cli_output.md), listing commands, then the capture (capture.c).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "chisel.h"
 #include "cli.h"
 #include "format.h"
@@ -150,6 +152,48 @@ static char *join_words(char **w, int n)
 		strcat(s, w[i]);
 	}
 	return s;
+}
+
+/*
+ * sysdig.run_app(args) of a chisel: once the capture is over, sysdig runs
+ * again with args as its whole command line (split on spaces, double
+ * quotes group words and are removed), e.g. around's
+ * "-F -rFILE -wDUMP (evt.around[...]=1000 and thread.tid=5) or ...".
+ * We exec ourselves with it; the new run shares stdout and the exit status.
+ */
+static int run_again(const char *args)
+{
+	size_t n = strlen(args), argc = 1;
+	char **argv = calloc(n + 2, sizeof(*argv));
+	char *buf = malloc(n + 1), *w = buf;
+	const char *p = args;
+
+	if (!argv || !buf)
+		return die("out of memory");
+	argv[0] = "sysdig";
+	while (*p) {
+		int quoted = 0;
+
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		argv[argc++] = w;
+		while (*p && (quoted || *p != ' ')) {
+			if (*p == '"')
+				quoted = !quoted;
+			else
+				*w++ = *p;
+			p++;
+		}
+		*w++ = 0;
+	}
+	argv[argc] = NULL;
+	fflush(stdout);
+	fflush(stderr);
+	execv("/proc/self/exe", argv);
+	fprintf(stderr, "sysdig.run_app: cannot run again: %s\n", strerror(errno));
+	return 1;
 }
 
 int main(int argc, char **argv)
@@ -376,5 +420,7 @@ int main(int argc, char **argv)
 	}
 	c = run_capture(&o);
 	plugin_unload_all();
+	if (!c && o.rerun)
+		return run_again(o.rerun);
 	return c;
 }
