@@ -46,5 +46,21 @@ spy_logs)
 	kill -INT $pid; wait $pid
 	[ -s "$TMP/live.scap" ] || fail "no capture: $(cat "$TMP/err")"
 	dumps "$TMP/live.scap" spy_logs "DUMP 100" "" ;;
+snaplen)	# sysdig.set_snaplen(2000) of echo_fds sizes the live buffers
+	[ "$(id -u)" = 0 ] && [ -e /sys/kernel/btf/vmlinux ] || { echo "SKIPPED: a live capture needs root and BTF"; exit 77; }
+	cp /bin/dd "$TMP/bigwriter"
+	timeout 30 "$OURS" --unbuffered -c echo_fds proc.name=bigwriter >"$TMP/out" 2>"$TMP/err" &
+	pid=$!
+	# write until the capture, once attached, has shown a write
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		sleep 1
+		head -c 1500 /dev/zero | tr '\0' y | "$TMP/bigwriter" of="$TMP/big.txt" bs=1500 status=none
+		sleep 0.5
+		grep -qa "Write 1.46KB" "$TMP/out" && break
+	done
+	kill -TERM $pid; wait $pid
+	n=$(grep -a -A1 "Write 1.46KB" "$TMP/out" | head -2 | tail -1 | tr -cd y | wc -c)
+	[ "$n" -ge 1500 ] || fail "echo_fds showed $n of the 1500 bytes written (snaplen not applied): $(cat "$TMP/err")"
+	echo "echo_fds showed all $n bytes of a 1500-byte write" ;;
 *) fail "unknown test $t" ;;
 esac
