@@ -124,6 +124,18 @@ help_names_all() {
 	done
 	[ "$(wc -l <"$TMP/h")" -ge 200 ] || fail "--help has only $(wc -l <"$TMP/h") lines"
 }
+# rotated_like_ref ARGS: both write rotated files with ARGS (-w DIR/f);
+# the same file names, each read back by the reference the same
+rotated_like_ref() {
+	rm -rf "$TMP/ro" "$TMP/rr"; mkdir "$TMP/ro" "$TMP/rr"
+	"$OURS" "$@" -w "$TMP/ro/f" -q >/dev/null 2>&1 || fail "ours failed" || return 1
+	"$REF" "$@" -w "$TMP/rr/f" -q >/dev/null 2>&1
+	[ "$(ls "$TMP/ro")" = "$(ls "$TMP/rr")" ] || fail "files $(ls "$TMP/ro" | tr '\n' ' ')/ reference $(ls "$TMP/rr" | tr '\n' ' ')" || return 1
+	local f
+	for f in $(ls "$TMP/rr"); do
+		cmp -s <("$REF" -r "$TMP/ro/$f" 2>&1) <("$REF" -r "$TMP/rr/$f" 2>&1) || fail "$f differs" || return 1
+	done
+}
 # events FILE: events the reference reads from FILE
 events() { "$REF" -r "$1" 2>/dev/null | wc -l; }
 

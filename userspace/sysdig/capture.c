@@ -191,7 +191,9 @@ static int writer_open(struct writer *w, uint64_t ts)
 	if (o->file_size_mb || o->rotate_secs || o->events_per_file) {
 		int idx = w->index;
 
-		if (o->file_limit && (o->file_size_mb || o->events_per_file))
+		/* -W: a ring of W files (with -G too: 0.29.3 keeps the last W
+		 * slices rather than stopping, measured on files) */
+		if (o->file_limit)
 			idx %= (int)o->file_limit;
 		if (o->rotate_secs) {
 			char tb[4096];
@@ -247,7 +249,7 @@ static int writer_close(struct writer *w)
 	return 0;
 }
 
-/* 1: stop the capture (-W reached with -G) */
+/* 0, or -1 on a write error (printed) */
 static int writer_event(struct writer *w, const struct sinsp_evt *e, uint32_t flags)
 {
 	const struct cli_opts *o = w->o;
@@ -256,7 +258,11 @@ static int writer_event(struct writer *w, const struct sinsp_evt *e, uint32_t fl
 	if (w->d) {
 		if (o->file_size_mb && scap_dump_bytes(w->d) >= (uint64_t)o->file_size_mb * 1000000ULL)
 			rotate = 1;
-		if (o->rotate_secs && e->scap.ts - w->file_start_ts >= (uint64_t)o->rotate_secs * 1000000000ULL)
+		/* -G: whole seconds of event time, as 0.29.3 counts them: a file
+		 * whose first event is at 12:00:31.49 ends before 12:00:33 with
+		 * -G 2 (measured: same files as the reference with -G 1 and 2) */
+		if (o->rotate_secs &&
+		    (int64_t)(e->scap.ts / 1000000000ULL - w->file_start_ts / 1000000000ULL) >= o->rotate_secs)
 			rotate = 1;
 		if (o->events_per_file && w->events >= (uint64_t)o->events_per_file)
 			rotate = 1;
@@ -264,8 +270,6 @@ static int writer_event(struct writer *w, const struct sinsp_evt *e, uint32_t fl
 			if (writer_close(w))
 				return -1;
 			w->index++;
-			if (o->rotate_secs && o->file_limit && w->index >= o->file_limit)
-				return 1;
 		}
 	}
 	if (!w->d && writer_open(w, e->scap.ts))
