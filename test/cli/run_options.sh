@@ -103,6 +103,24 @@ large_env() {
 	if [ $# -gt 0 ]; then [ "$n" -gt 6000 ] || fail "proc.env has $n bytes"
 	else [ "$n" -gt 100 ] && [ "$n" -le 4200 ] || fail "proc.env has $n bytes without the option"; fi
 }
+# live_suppress OPTION: live, OPTION supcat leaves out every event of a
+# process named supcat while supkeep is seen, and -v
+# counts what was suppressed
+live_suppress() {
+	[ $IS_ROOT = 1 ] || { echo "  SKIPPED: a live capture needs root and BTF"; SKIPS=$((SKIPS + 1)); return 0; }
+	cp /bin/cat "$TMP/supcat"; cp /bin/cat "$TMP/supkeep"
+	timeout 20 "$OURS" -v "$1" supcat -p '%proc.name' 'proc.name in (supcat, supkeep)' >"$TMP/o" 2>"$TMP/e" &
+	local pid=$! i
+	for i in 1 2 3 4 5 6 7 8; do
+		sleep 1
+		"$TMP/supcat" /dev/null; "$TMP/supkeep" /dev/null
+		grep -q supkeep "$TMP/o" && break
+	done
+	sleep 0.5; kill -TERM $pid; wait $pid
+	grep -q '^supkeep$' "$TMP/o" || fail "supkeep not seen: $(head -3 "$TMP/e")" || return 1
+	grep -q '^supcat$' "$TMP/o" && fail "supcat events were printed" && return 1
+	[ "$(sed -n 's/^Suppressed by Comm:\([0-9]*\)$/\1/p' "$TMP/e")" -gt 0 ] || fail "-v counts no suppressed events: $(cat "$TMP/e")"
+}
 # rotated CHECK ARGS: ours writes $TMP/f with ARGS; CHECK runs in $TMP
 rotated() {
 	local check=$1; shift
