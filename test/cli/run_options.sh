@@ -98,7 +98,13 @@ large_env() {
 	timeout 15 "$OURS" "$@" -n 1 -p '%proc.env' 'evt.type=execve and evt.dir=< and proc.name=lenvslp' >"$TMP/o" 2>"$TMP/e" &
 	local pid=$! big
 	big=$(head -c 6000 /dev/zero | tr '\0' x)
-	sleep 2; env BIGVAR="$big" "$TMP/lenvslp" 1; wait $pid
+	local i
+	for i in 1 2 3 4 5 6 7 8 9 10; do	# until the capture, once attached, saw one
+		sleep 1
+		env BIGVAR="$big" "$TMP/lenvslp" 0.5
+		kill -0 $pid 2>/dev/null || break
+	done
+	wait $pid
 	local n=$(wc -c <"$TMP/o")
 	if [ $# -gt 0 ]; then [ "$n" -gt 6000 ] || fail "proc.env has $n bytes"
 	else [ "$n" -gt 100 ] && [ "$n" -le 4200 ] || fail "proc.env has $n bytes without the option"; fi
