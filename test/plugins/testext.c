@@ -1,6 +1,6 @@
 /*
  * testext.c - an extractor plugin of the sysdig 0.29.3 plugin API for the
- * tests: "testext" reads events of the "testsrc" source and adds
+ * tests (on our plugin_api.h, as testsrc.c): "testext" reads events of the "testsrc" source and adds
  * testext.len (uint64, bytes of the event) and testext.upper (string, the
  * event text in upper case).
  */
@@ -8,23 +8,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include "plugin_api.h"
 
-typedef struct {
-	uint64_t evtnum;
-	const uint8_t *data;
-	uint32_t datalen;
-	uint64_t ts;
-} evt_t;
-
-typedef struct {
-	uint32_t field_id;
-	const char *field;
-	const char *arg;
-	uint32_t ftype;
-	bool field_present;
-	const char *res_str;
-	uint64_t res_u64;
-} field_t;
+typedef struct plugin_event evt_t;
+typedef struct plugin_extract_field field_t;
 
 struct state {
 	char upper[256];

@@ -12,23 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "plugin_api.h"
 
-typedef struct {
-	uint64_t evtnum;
-	const uint8_t *data;
-	uint32_t datalen;
-	uint64_t ts;
-} evt_t;
-
-typedef struct {
-	uint32_t field_id;
-	const char *field;
-	const char *arg;
-	uint32_t ftype;
-	bool field_present;
-	const char *res_str;
-	uint64_t res_u64;
-} field_t;
+typedef struct plugin_event evt_t;
+typedef struct plugin_extract_field field_t;
 
 struct state {
 	uint64_t step;
