@@ -264,7 +264,9 @@ static int writer_event(struct writer *w, const struct sinsp_evt *e, uint32_t fl
 		if (o->rotate_secs &&
 		    (int64_t)(e->scap.ts / 1000000000ULL - w->file_start_ts / 1000000000ULL) >= o->rotate_secs)
 			rotate = 1;
-		if (o->events_per_file && w->events >= (uint64_t)o->events_per_file)
+		/* -e N: N events a file, the first file N - 1 (0.29.3 counts its
+		 * first event before it is written; measured on ref029_light) */
+		if (o->events_per_file && w->events + (w->index == 0) >= (uint64_t)o->events_per_file)
 			rotate = 1;
 		if (rotate) {
 			if (writer_close(w))
