@@ -256,7 +256,11 @@ static int writer_event(struct writer *w, const struct sinsp_evt *e, uint32_t fl
 	int rotate = 0;
 
 	if (w->d) {
-		if (o->file_size_mb && scap_dump_bytes(w->d) >= (uint64_t)o->file_size_mb * 1000000ULL)
+		/* -C: sysdig 0.29.3 sees the bytes its writer has flushed, in
+		 * 8 KiB blocks, so a -C 1 file closes after the first event past
+		 * 1007616 bytes (measured: the same files as the reference) */
+		if (o->file_size_mb &&
+		    scap_dump_bytes(w->d) / 8192 * 8192 >= (uint64_t)o->file_size_mb * 1000000ULL)
 			rotate = 1;
 		/* -G: whole seconds of event time, as 0.29.3 counts them: a file
 		 * whose first event is at 12:00:31.49 ends before 12:00:33 with
