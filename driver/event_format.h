@@ -3,7 +3,7 @@
  *
  * Both drivers (driver/bpf, driver/kmod) write events in exactly this layout
  * into per-CPU ring buffers; libscap reads them and the .scap file format
- * stores them unchanged (scap_format.md section 6).  Event ids, parameter
+ * stores them unchanged (docs/scap_format.md, "Events").  Event ids, parameter
  * types and the syscall map are generated from the TSV files (event_ids.h,
  * syscall_table.h).
  */
@@ -52,7 +52,7 @@ struct ppm_evt_hdr {
  * the rest of the ring.  The driver publishes a record by moving head past it;
  * the reader releases it by moving tail.  Nobody is woken: the reader polls.
  * The kernel side writes enter and exit from the sys_exit hook, so an enter
- * event always sits right before its exit (state_events.md section 5 point 2).
+ * event always sits right before its exit (the state engine pairs them: docs/architecture.md).
  *
  * Counters: one struct scap_bpf_counters per CPU in the program's .bss, in
  * events (an enter+exit pair counts 2).  n_evts = seen, n_written = put in

@@ -1,7 +1,7 @@
 /*
  * fill_misc.bpf.h - fillers with special encodings: poll/ppoll (PT_FDLIST),
  * setsockopt/getsockopt, bpf and ptrace (PT_DYN: selector byte + value,
- * param_types.md 4.3 and 4.5).
+ * docs/event_table.md).
  */
 #ifndef FILL_MISC_BPF_H
 #define FILL_MISC_BPF_H

@@ -1,7 +1,7 @@
 /*
  * fill_net.bpf.h - socket fillers: connect, bind, accept(4), sendto,
  * recvfrom, sendmsg, recvmsg, socketpair.  Addresses are encoded as in
- * param_types.md 4.1 (sockaddr) and 4.2 (socket tuple): IPs in network
+ * docs/event_table.md (PT_SOCKADDR, PT_SOCKTUPLE): IPs in network
  * order, ports in host order, families in PPM numbering (= Linux's for
  * unix/inet/inet6).  The sending/receiving calls carry a tuple only when
  * they were given an address (push_call_tuple), as the reference driver.

@@ -3,7 +3,7 @@
  * accepted grammar, exact error messages of bad filters, precedence of the
  * and/or extension, the compiled tree (one field slot per distinct field)
  * and event-type pre-selection; then filter_run over traces/cat_write.scap
- * for counts documented in spec/filters_fields.md §3.1.
+ * for counts documented in docs/filters.md (examples).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <string.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <cmocka.h>
 #include "filter_internal.h"
 #include "event_table.h"
@@ -229,6 +230,112 @@ static void test_run_cat_write(void **state)
 			 count_matches("cat_write.scap", "evt.type=close or (evt.type=open and fd.num=3)"));
 }
 
+/* "not (" repeated n times around check, closed again */
+static char *nested(const char *open, int n, const char *check)
+{
+	size_t lo = strlen(open), lc = strlen(check);
+	char *s = malloc(n * (lo + 1) + lc + 1), *p = s;
+
+	assert_non_null(s);
+	for (int i = 0; i < n; i++, p += lo)
+		memcpy(p, open, lo);
+	memcpy(p, check, lc);
+	p += lc;
+	memset(p, ')', n);
+	p[n] = 0;
+	return s;
+}
+
+/* nesting is bounded (FILTER_MAX_DEPTH): the deepest accepted filter
+ * compiles and runs, one level more is a one-line error, and so is a
+ * 100,000-deep filter (it used to overflow the stack) */
+static void test_depth(void **state)
+{
+	char *s, want[256];
+	int plain;
+
+	(void)state;
+	plain = count_matches("cat_write.scap", "evt.type=open");
+	assert_true(plain > 0);
+	s = nested("not (", FILTER_MAX_DEPTH, "evt.type=open");
+	assert_int_equal(count_matches("cat_write.scap", s), plain);	/* even number of nots */
+	free(s);
+	s = nested("(", FILTER_MAX_DEPTH, "evt.type=open");
+	assert_int_equal(count_matches("cat_write.scap", s), plain);
+	free(s);
+	s = nested("not (", FILTER_MAX_DEPTH + 1, "evt.type=open");
+	snprintf(want, sizeof(want), "filter error at position %d: filter nested too deeply (more than %d levels of parentheses)",
+		 5 * FILTER_MAX_DEPTH + 4, FILTER_MAX_DEPTH);
+	expect_error(s, want);
+	free(s);
+	s = nested("not (", 100000, "proc.name=x");
+	expect_error(s, want);
+	free(s);
+	s = nested("(", 100000, "proc.name=x");
+	snprintf(want, sizeof(want), "filter error at position %d: filter nested too deeply (more than %d levels of parentheses)",
+		 FILTER_MAX_DEPTH, FILTER_MAX_DEPTH);
+	expect_error(s, want);
+	free(s);
+}
+
+/* "FIELD in (FIRST, PREFIX0, ..., PREFIX<n-1>)": n + 1 values */
+static char *in_list(const char *field, const char *first, const char *prefix, int n)
+{
+	size_t cap = strlen(field) + strlen(first) + 16 + (size_t)n * (strlen(prefix) + 12);
+	char *s = malloc(cap);
+	size_t len;
+
+	assert_non_null(s);
+	len = (size_t)snprintf(s, cap, "%s in (%s", field, first);
+	for (int i = 0; i < n; i++)
+		len += (size_t)snprintf(s + len, cap - len, ",%s%d", prefix, i);
+	snprintf(s + len, cap - len, ")");
+	return s;
+}
+
+/* large 'in' lists (hash sets, filter_set.c) match exactly what the
+ * single comparison does, for strings, in-place proc.name, signed and
+ * unsigned integers, negated, with duplicates, and in the pre-selection */
+static void test_in_set(void **state)
+{
+	static const struct { const char *field, *first, *prefix, *plain; } c[] = {
+		{ "proc.name", "cat", "p", "proc.name=cat" },
+		{ "fd.name", "/dev/null", "/tmp/f", "fd.name=/dev/null" },
+		{ "evt.rawarg.fd", "3", "1000", "evt.rawarg.fd=3" },
+		{ "fd.num", "3", "2000", "fd.num=3" },
+		{ "thread.tid", "-5", "9", "thread.tid=-5" },
+		{ "evt.type", "open", "open", "evt.type=open" },
+	};
+	char plain_not[128];
+	struct filter *f;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		int n = strcmp(c[i].field, "evt.type") ? 26000 : 0;
+		char *big = in_list(c[i].field, c[i].first, c[i].prefix, n), *neg;
+		int want = count_matches("cat_write.scap", c[i].plain);
+
+		if (!n) {	/* evt.type values must be event names: duplicates */
+			free(big);
+			big = strdup("evt.type in (open,open,open,open,open,open,open,open,open,open,"
+				     "open,open,open,open,open,open,open,open,close,close)");
+			want = count_matches("cat_write.scap", "evt.type=open or evt.type=close");
+		}
+		f = compile_ok(big);
+		assert_true(f->nodes[f->root].set != NULL);
+		filter_free(f);
+		assert_int_equal(count_matches("cat_write.scap", big), want);
+		neg = malloc(strlen(big) + 8);
+		sprintf(neg, "not %s", big);
+		snprintf(plain_not, sizeof(plain_not), "not %s", c[i].plain);
+		if (n)
+			assert_int_equal(count_matches("cat_write.scap", neg),
+					 count_matches("cat_write.scap", plain_not));
+		free(neg);
+		free(big);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -238,6 +345,8 @@ int main(void)
 		cmocka_unit_test(test_slots),
 		cmocka_unit_test(test_preselect),
 		cmocka_unit_test(test_run_cat_write),
+		cmocka_unit_test(test_depth),
+		cmocka_unit_test(test_in_set),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,8 +4,8 @@
  * Events are built in memory (memengine.c), pass through the state engine
  * and are rendered with render_evt_info() / render_bytebuf().  The expected
  * strings are what sysdig 0.29.3 printed for the same bytes (hand-made files
- * of spec/scap_format.md 13.2 and param_types.md 5, and the trace examples
- * of spec/cli_output.md 4.2).
+ * of docs/scap_format.md and docs/event_table.md, and the trace examples
+ * of docs/filters.md, "Output formats").
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -135,3 +135,19 @@ size_t mangle_boundaries(const struct blob *b, size_t **out)
 	*out = v;
 	return v ? n : 0;
 }
+
+size_t mangle_drop_block(struct blob *b, size_t k)
+{
+	size_t *v, n = mangle_boundaries(b, &v), a, e;
+
+	if (k + 1 >= n) {
+		free(v);
+		return 0;
+	}
+	a = v[k];
+	e = v[k + 1];
+	memmove(b->p + a, b->p + e, b->len - e);
+	b->len -= e - a;
+	free(v);
+	return e - a;
+}

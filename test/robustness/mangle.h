@@ -29,4 +29,8 @@ void mangle_flip(struct blob *b, uint64_t seed);
  * returns the count, *out malloc'd */
 size_t mangle_boundaries(const struct blob *b, size_t **out);
 
+/* remove block k (0 = the section header) of a decoded stream, in place;
+ * returns the bytes removed, 0 when there is no block k */
+size_t mangle_drop_block(struct blob *b, size_t k);
+
 #endif

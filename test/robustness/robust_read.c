@@ -3,8 +3,12 @@
  *
  * For every trace given: truncations at 200 seeded random offsets of the
  * raw file, truncations at every block boundary of the decoded stream for
- * the small traces (< 512 KiB decoded), and 200 copies with random bytes
- * flipped (mangle.c; gzip traces alternate plain and gzip output).  Each
+ * the small traces (< 512 KiB decoded), 200 copies with random bytes
+ * flipped (mangle.c; written plain and gzip in turn), 200 truncations of
+ * the gzip'd stream (which must end with an error, never a quiet end of
+ * file) and 200 copies with one block missing (plain and gzip in turn:
+ * state built on missing events, e.g. a clone after a close enter whose
+ * exit is gone, must neither crash nor leak).  Each
  * case is read in a forked child under alarm(): by default with the
  * libscap reader (all events, parameters decoded and touched), which must
  * end with SCAP_EOF or a non-empty error message; with --exec CMD the
@@ -45,8 +49,9 @@ static unsigned g_jobs = 2;
 static unsigned g_bstep = 1;	/* every g_bstep-th block boundary */
 static unsigned g_bad, g_total;
 
-/* child: read the whole file; exit 0 if it ended cleanly or with a message */
-static int read_all(const char *path)
+/* child: read the whole file; exit 0 if it ended cleanly or with a
+ * message (must_fail: only with a message) */
+static int read_all(const char *path, int must_fail)
 {
 	char err[SCAP_ERRBUF_SIZE] = "";
 	struct scap *h = scap_open_file(path, err);
@@ -70,6 +75,8 @@ static int read_all(const char *path)
 	}
 	if (rc != SCAP_EOF && !h->err[0])
 		rc = 5;
+	else if (rc == SCAP_EOF && must_fail)
+		rc = 6;
 	else
 		rc = 0;
 	scap_close(h);
@@ -80,20 +87,24 @@ static int read_all(const char *path)
 struct trace_ctx {
 	const char *path;
 	struct blob raw, dec;
+	struct blob gzdec;	/* dec gzip'd */
 	int gz;
 	size_t *bnd, nb;	/* block boundaries of small traces */
+	size_t nblocks;		/* blocks of the decoded stream */
 	size_t ncases;
 };
 
-/* Build case idx: 0 intact, then truncations, boundaries, flips.
- * Fills *out (malloc'd when *owned), *gz and repro. */
+/* Build case idx: 0 intact, then truncations, boundaries, flips, gzip
+ * truncations, missing blocks.  Fills *out (malloc'd when *owned), *gz,
+ * *must_fail (a damage every reader must report) and repro. */
 static void make_case(const struct trace_ctx *t, size_t idx, struct blob *out,
-		      int *gz, int *owned, char *repro, size_t rsize)
+		      int *gz, int *owned, int *must_fail, char *repro, size_t rsize)
 {
 	uint64_t st = g_seed * 0x9E3779B97F4A7C15ull + idx, seed;
 
 	*gz = 0;
 	*owned = 0;
+	*must_fail = 0;
 	if (idx == 0) {
 		*out = t->raw;
 		snprintf(repro, rsize, "(intact file %s)", t->path);
@@ -117,8 +128,34 @@ static void make_case(const struct trace_ctx *t, size_t idx, struct blob *out,
 		return;
 	}
 	idx -= t->nb;
+	if (idx >= g_cases) {
+		idx -= g_cases;
+		if (idx < g_cases) {	/* a cut gzip stream */
+			out->p = t->gzdec.p;
+			out->len = mangle_rand(&st) % t->gzdec.len;
+			*must_fail = 1;
+			snprintf(repro, rsize, "decompress %s D; gzip D; scapmangle truncate D.gz OUT %zu",
+				 t->path, out->len);
+			return;
+		}
+		idx -= g_cases;	/* one block missing (not the SHB) */
+		{
+			size_t k = 1 + mangle_rand(&st) % (t->nblocks > 2 ? t->nblocks - 2 : 1);
+
+			*gz = idx & 1;
+			out->p = malloc(t->dec.len);
+			if (!out->p)
+				exit(100);
+			*owned = 1;
+			memcpy(out->p, t->dec.p, t->dec.len);
+			out->len = t->dec.len;
+			mangle_drop_block(out, k);
+			snprintf(repro, rsize, "dropblock %s OUT %zu%s", t->path, k, *gz ? " gz" : "");
+			return;
+		}
+	}
 	seed = g_seed * 1000003u + idx;
-	*gz = t->gz && (idx & 1);
+	*gz = idx & 1;
 	out->p = malloc(t->dec.len);
 	out->len = t->dec.len;
 	if (!out->p)
@@ -131,12 +168,13 @@ static void make_case(const struct trace_ctx *t, size_t idx, struct blob *out,
 }
 
 /* a memfd holding case idx */
-static int case_fd(const struct trace_ctx *t, size_t idx, char *repro, size_t rsize)
+static int case_fd(const struct trace_ctx *t, size_t idx, char *repro, size_t rsize,
+		   int *must_fail)
 {
 	struct blob b;
 	int gz, owned, fd = memfd_create("scapcase", 0);
 
-	make_case(t, idx, &b, &gz, &owned, repro, rsize);
+	make_case(t, idx, &b, &gz, &owned, must_fail, repro, rsize);
 	if (fd < 0 || mangle_write_fd(fd, b.p, b.len, gz)) {
 		fprintf(stderr, "robust_read: can't create case: %s\n", strerror(errno));
 		exit(100);
@@ -147,12 +185,12 @@ static int case_fd(const struct trace_ctx *t, size_t idx, char *repro, size_t rs
 }
 
 /* in a child: read the case held by memfd fd with the libscap reader */
-static int read_all_fd(int fd)
+static int read_all_fd(int fd, int must_fail)
 {
 	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	return read_all(path);
+	return read_all(path, must_fail);
 }
 
 static int wait_child(pid_t pid)
@@ -170,12 +208,12 @@ static int wait_child(pid_t pid)
 static void check_case(const struct trace_ctx *t, size_t idx)
 {
 	char repro[1024];
-	int fd = case_fd(t, idx, repro, sizeof(repro)), status;
+	int must_fail, fd = case_fd(t, idx, repro, sizeof(repro), &must_fail), status;
 	pid_t pid = fork();
 
 	if (pid == 0) {
 		alarm(g_timeout);
-		_exit(read_all_fd(fd));
+		_exit(read_all_fd(fd, must_fail));
 	}
 	close(fd);
 	status = wait_child(pid);
@@ -202,10 +240,10 @@ static pid_t start_batch(const struct trace_ctx *t, size_t a, size_t b)
 		return pid;
 	for (i = a; i < b; i++) {
 		char repro[1024];
-		int fd = case_fd(t, i, repro, sizeof(repro));
+		int must_fail, fd = case_fd(t, i, repro, sizeof(repro), &must_fail);
 
 		alarm(g_timeout);
-		if (read_all_fd(fd))
+		if (read_all_fd(fd, must_fail))
 			_exit(1);
 		close(fd);
 	}
@@ -272,6 +310,7 @@ static void check_all(const struct trace_ctx *t)
 struct exec_case {
 	pid_t pid;
 	int errfd;
+	int must_fail;
 	size_t idx;
 	char repro[1024];
 };
@@ -290,7 +329,7 @@ static int split_words(const char *cmd, char **argv, int max)
 
 static void exec_start(const struct trace_ctx *t, size_t idx, struct exec_case *c)
 {
-	int fd = case_fd(t, idx, c->repro, sizeof(c->repro));
+	int fd = case_fd(t, idx, c->repro, sizeof(c->repro), &c->must_fail);
 	char path[64];
 	size_t n = 0;
 
@@ -338,6 +377,8 @@ static const char *exec_verdict(const struct exec_case *c, int status)
 			 WEXITSTATUS(status), err);
 		return why;
 	}
+	if (WEXITSTATUS(status) == 0 && c->must_fail)
+		return "exit 0 on damage that must be reported";
 	if (WEXITSTATUS(status) == 0)
 		return NULL;
 	nl = strchr(err, '\n');
@@ -384,7 +425,22 @@ static void run_trace(const char *path)
 	}
 	if (t.dec.len <= SMALL_TRACE)
 		t.nb = (mangle_boundaries(&t.dec, &t.bnd) + g_bstep - 1) / g_bstep;
-	t.ncases = 1 + g_cases + t.nb + g_cases;
+	{
+		size_t *all;
+		int fd = memfd_create("gz", 0);
+
+		t.nblocks = mangle_boundaries(&t.dec, &all);
+		free(all);
+		if (fd < 0 || mangle_write_fd(fd, t.dec.p, t.dec.len, 1) ||
+		    (t.gzdec.len = (size_t)lseek(fd, 0, SEEK_END)) == 0 ||
+		    !(t.gzdec.p = malloc(t.gzdec.len)) ||
+		    pread(fd, t.gzdec.p, t.gzdec.len, 0) != (ssize_t)t.gzdec.len) {
+			fprintf(stderr, "robust_read: can't gzip %s\n", path);
+			exit(100);
+		}
+		close(fd);
+	}
+	t.ncases = 1 + g_cases + t.nb + 3 * g_cases;
 	/* the intact file must read cleanly, or the harness proves nothing */
 	if (g_exec) {
 		exec_all(&t);
@@ -393,6 +449,7 @@ static void run_trace(const char *path)
 		check_all(&t);
 	}
 	free(t.bnd);
+	free(t.gzdec.p);
 	free(t.raw.p);
 	free(t.dec.p);
 }

@@ -6,6 +6,8 @@
  *                                       (seeded), written plain or gzip
  *   scapmangle boundaries IN            block start offsets of decoded IN
  *   scapmangle decompress IN OUT        decoded IN, plain
+ *   scapmangle dropblock IN OUT K [gz]  decoded IN without its block K
+ *                                       (0 = the section header)
  *
  * Used by robust_read (which reports failing cases as scapmangle command
  * lines) and usable against any reader, e.g. the sysdig binary.
@@ -19,7 +21,7 @@
 static int usage(void)
 {
 	fprintf(stderr, "usage: scapmangle truncate IN OUT OFFSET | flip IN OUT SEED [gz] |\n"
-			"       boundaries IN | decompress IN OUT\n");
+			"       boundaries IN | decompress IN OUT | dropblock IN OUT K [gz]\n");
 	return 2;
 }
 
@@ -49,6 +51,13 @@ int main(int argc, char **argv)
 		for (i = 0; i < n; i++)
 			printf("%zu\n", v[i]);
 		free(v);
+	} else if (!strcmp(argv[1], "dropblock") && (argc == 5 || argc == 6)) {
+		if (!mangle_drop_block(&dec, strtoull(argv[4], NULL, 0))) {
+			fprintf(stderr, "scapmangle: no block %s in %s\n", argv[4], argv[2]);
+			rc = 1;
+		} else {
+			rc = mangle_write(argv[3], dec.p, dec.len, argc == 6);
+		}
 	} else if (!strcmp(argv[1], "decompress") && argc == 4) {
 		rc = mangle_write(argv[3], dec.p, dec.len, 0);
 	} else {

@@ -2,7 +2,7 @@
  * savefile.h - private definitions shared by the .scap reader
  * (savefile_read.c), the writer (savefile_write.c) and their tests.
  *
- * Block type ids and fixed sizes follow /work/shared/spec/scap_format.md.
+ * Block type ids and fixed sizes follow docs/scap_format.md.
  * All on-disk integers are little-endian and unaligned; the cursor helpers
  * below read them with memcpy and never step past the end of their buffer.
  */
@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
-/* block types (scap_format.md section 3) */
+/* block types (docs/scap_format.md, "Blocks") */
 #define SHB_BLOCK_TYPE 0x0A0D0D0Au
 #define MI_BLOCK_TYPE 0x201u
 #define MI_BLOCK_TYPE_INT 0x8002ABCDu
@@ -54,7 +54,7 @@
 #define READER_BUF_SIZE 65536u
 #define EVT_HDR_V1_LEN 22u
 
-/* metadata limits enforced by the reader (section 11) */
+/* metadata limits enforced by the reader (docs/scap_format.md) */
 #define SCAP_MAX_PATH_SIZE 1024u
 #define SCAP_MAX_ARGS_SIZE 4096u
 #define SCAP_MAX_ENV_SIZE 4096u
@@ -64,7 +64,7 @@
 #define USERBLOCK_TYPE_USER 0
 #define USERBLOCK_TYPE_GROUP 1
 
-/* interface entry types (section 5.4) */
+/* interface entry types (docs/scap_format.md, IL) */
 #define SCAP_II_IPV4 1
 #define SCAP_II_IPV6 2
 #define SCAP_II_IPV4_NOLINKSPEED 3

@@ -2,15 +2,15 @@
  * savefile_read.c - the savefile engine: reads .scap capture files.
  *
  * Implements scap_open_file() and the engine vtable of scap.h following
- * /work/shared/spec/scap_format.md: SHB (pcapng options skipped through
+ * docs/scap_format.md: SHB (pcapng options skipped through
  * block_total_length), every version of the MI/PL/FDL/IL/UL metadata
  * blocks, v1 and v2 event blocks (v1 events are converted to the v2 layout
  * in a private buffer so evt->data is always a v2 event), several sections
  * (SCAP_NEW_SECTION) and gzip input.
  *
  * Input layer: a window buffer (1 MiB, grown only for larger blocks) filled
- * with big read(2) calls for plain regular files, or through zlib for gzip
- * files and pipes; events point into the window (no per-event copy, syscall
+ * with big reads from savefile_input.c (read(2), or zlib inflate for gzip
+ * files and pipes); events point into the window (no per-event copy, syscall
  * or malloc; pointers stay valid until the next call).  read(2) beat mmap
  * here: page faults cost more than the copy in a VM, and RSS stays small.
  * Every length read from the file is checked against the bytes available
@@ -27,26 +27,25 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "scap.h"
 #include "savefile.h"
+#include "savefile_input.h"
 
 #define STREAM_BUF_INIT (1u << 20)
 #define MAX_BLOCK_LEN (1u << 30)	/* larger blocks are corrupt */
 
 struct savefile {
-	int fd;
-	gzFile gz;		/* gzip or pipe input, else NULL: read(2) */
+	struct scap_input in;
 	uint8_t *buf;		/* window on the (decoded) stream */
 	size_t cap;
 	const uint8_t *base;	/* == buf */
 	size_t pos, end;	/* window [pos, end) of base */
 	uint64_t window_off;	/* stream offset of base[0] */
 	uint64_t file_size;
-	uint64_t gz_off;	/* compressed bytes consumed (progress) */
 	int eof, ioerr, failed;
 	uint32_t fdl_hint;	/* index of the thread of the last FDL block */
+	uint32_t last_total;	/* length of the last event block returned */
 	uint8_t *conv;		/* v1 -> v2 conversion, allocated on first use */
 };
 
@@ -710,7 +709,7 @@ static size_t fetch(struct savefile *f, size_t n)
 			uint8_t *nb;
 
 			/* a plain file never needs more than what is left of it */
-			if (!f->gz && f->file_size &&
+			if (!f->in.gzip && f->file_size &&
 			    f->window_off + f->cap >= f->file_size) {
 				f->eof = 1;
 				break;
@@ -729,20 +728,10 @@ static size_t fetch(struct savefile *f, size_t n)
 		room = f->cap - f->end;
 		if (room > INT_MAX)
 			room = INT_MAX;
-		if (f->gz) {
-			r = gzread(f->gz, f->buf + f->end, (unsigned)room);
-			f->gz_off = (uint64_t)gzoffset(f->gz);
-		} else {
-			ssize_t rr;
-
-			do
-				rr = read(f->fd, f->buf + f->end, room);
-			while (rr < 0 && errno == EINTR);
-			r = (int)rr;
-		}
+		r = (int)input_read(&f->in, f->buf + f->end, room);
 		if (r < 0) {
 			f->eof = 1;
-			f->ioerr = EIO;
+			f->ioerr = f->in.err;
 		} else if (r == 0) {
 			f->eof = 1;
 		} else {
@@ -761,14 +750,10 @@ static const uint8_t *cur_ptr(const struct savefile *f)
 static void truncated(struct scap *h, struct savefile *f, size_t want,
 		      size_t got, const char *what)
 {
-	const char *zmsg = NULL;
-	int zerr = 0;
-
-	if (f->gz && f->ioerr == EIO)
-		zmsg = gzerror(f->gz, &zerr);
-	if (zmsg && zerr != Z_OK)
-		seterr(h->err, "%s at offset %" PRIu64 ": expecting %zu bytes, read %zu (gzip: %s). Is the file truncated?",
-		       what, cur_offset(f), want, got, zmsg);
+	if (f->ioerr && f->ioerr != ENOMEM)
+		seterr(h->err, "%s at offset %" PRIu64 ": expecting %zu bytes, read %zu (%s).%s",
+		       what, cur_offset(f), want, got, f->in.msg,
+		       strstr(f->in.msg, "unexpected end") ? " Is the file truncated?" : " The file is damaged.");
 	else if (f->ioerr == ENOMEM)
 		seterr(h->err, "%s at offset %" PRIu64 ": out of memory reading %zu bytes",
 		       what, cur_offset(f), want);
@@ -786,7 +771,7 @@ static int read_shb(struct scap *h, struct savefile *f)
 	size_t got = fetch(f, 8);
 	uint32_t type, total;
 
-	if (got == 0 && cur_offset(f) == 0) {
+	if (got == 0 && cur_offset(f) == 0 && !f->ioerr) {
 		seterr(h->err, "empty file");
 		return -1;
 	}
@@ -826,19 +811,23 @@ static int read_shb(struct scap *h, struct savefile *f)
 }
 
 /* SHB and metadata blocks up to (not including) the first event block.
- * first: an end of file here means "no events in file". */
+ * first: an end of file right after the SHB means "no events in file"; a
+ * file with metadata and no event (a capture stopped before its first
+ * event) is an empty capture. */
 static int read_section(struct scap *h, struct savefile *f, int first)
 {
+	int nmeta = 0;
+
 	f->fdl_hint = 0;
 	if (read_shb(h, f))
 		return -1;
-	for (;;) {
+	for (;; nmeta++) {
 		size_t got = fetch(f, 8);
 		const uint8_t *p;
 		uint32_t type, total;
 
 		if (got == 0 && !f->ioerr) {
-			if (first) {
+			if (first && !nmeta) {
 				seterr(h->err, "no events in file");
 				return -1;
 			}
@@ -885,12 +874,15 @@ static int fail(struct savefile *f)
 	return SCAP_FAILURE;
 }
 
-static int file_next(struct scap *h, struct scap_evt *evt)
-{
-	struct savefile *f = h->engine;
+/* damaged data: no valid block at the current offset (h->err says why) */
+#define BLOCK_DAMAGED (-100)
 
-	if (f->failed)
-		return SCAP_FAILURE;
+/* The block at the current offset: an event (SCAP_SUCCESS), a new section,
+ * SCAP_EOF, or BLOCK_DAMAGED / SCAP_FAILURE with h->err (the offset is not
+ * moved).  resync: probing for the next valid block after damage (blocks
+ * larger than READER_BUF_SIZE and section headers are not taken). */
+static int next_block(struct scap *h, struct savefile *f, struct scap_evt *evt, int resync)
+{
 	for (;;) {
 		size_t got = fetch(f, 8), hdroff, evhdr, avail;
 		const uint8_t *p, *ev;
@@ -902,21 +894,23 @@ static int file_next(struct scap *h, struct scap_evt *evt)
 			return SCAP_EOF;
 		if (got < 8) {
 			truncated(h, f, 8, got, "block header");
-			return fail(f);
+			return BLOCK_DAMAGED;
 		}
 		p = cur_ptr(f);
 		type = rd32(p);
 		total = rd32(p + 4);
 		kind = evblock_kind(type);
+		if (resync && (kind == EVB_NONE || total > READER_BUF_SIZE))
+			return BLOCK_DAMAGED;
 		if (kind == EVB_NONE) {
 			if (type != SHB_BLOCK_TYPE) {
 				seterr(h->err, "invalid block type %#x at offset %" PRIu64,
 				       type, cur_offset(f));
-				return fail(f);
+				return BLOCK_DAMAGED;
 			}
 			scap_metadata_free(&h->meta);
 			if (read_section(h, f, 0))
-				return fail(f);
+				return SCAP_FAILURE;
 			return SCAP_NEW_SECTION;
 		}
 		hdroff = (kind == EVB_V2F || kind == EVB_V1F) ? 6 : 2;
@@ -924,23 +918,27 @@ static int file_next(struct scap *h, struct scap_evt *evt)
 		if (total < 8 + hdroff + evhdr + 4) {
 			seterr(h->err, "block length too short (%u) at offset %" PRIu64,
 			       total, cur_offset(f));
-			return fail(f);
+			return BLOCK_DAMAGED;
 		}
 		if (total > MAX_BLOCK_LEN || (!evblock_is_large(type) &&
 		    total - 8 + (kind >= EVB_V1 ? 4 : 0) > READER_BUF_SIZE)) {
 			seterr(h->err, "event block too large (%u bytes) at offset %" PRIu64,
 			       total, cur_offset(f));
-			return fail(f);
+			return BLOCK_DAMAGED;
 		}
 		got = fetch(f, total);
 		if (got < total) {
 			truncated(h, f, total, got, "event block");
-			return fail(f);
+			return BLOCK_DAMAGED;
 		}
 		p = cur_ptr(f);
 		ev = p + 8 + hdroff;
 		avail = total - 12 - hdroff;
 		etype = rd16(ev + 20);
+		/* a candidate after damage must look whole: its trailer repeats
+		 * the length (readers otherwise ignore it), its type is known */
+		if (resync && (rd32(p + total - 4) != total || etype >= PPM_EVENT_MAX))
+			return BLOCK_DAMAGED;
 		if (etype >= PPM_EVENT_MAX) {
 			f->pos += total;
 			continue;
@@ -948,14 +946,14 @@ static int file_next(struct scap *h, struct scap_evt *evt)
 		if (kind >= EVB_V1) {
 			if (!f->conv && !(f->conv = malloc(READER_BUF_SIZE + 8))) {
 				seterr(h->err, "out of memory");
-				return fail(f);
+				return SCAP_FAILURE;
 			}
 			if (savefile_convert_v1(ev, avail, f->conv, h->err)) {
 				size_t l = strlen(h->err);
 
 				snprintf(h->err + l, SCAP_ERRBUF_SIZE - l,
 					 " at offset %" PRIu64, cur_offset(f));
-				return fail(f);
+				return BLOCK_DAMAGED;
 			}
 			ev = f->conv;
 			len = rd32(ev + 16);
@@ -964,7 +962,7 @@ static int file_next(struct scap *h, struct scap_evt *evt)
 			if (len < PPM_EVT_HDR_LEN || len > avail) {
 				seterr(h->err, "corrupted event at offset %" PRIu64 ": length %u, block holds %zu",
 				       cur_offset(f), len, avail);
-				return fail(f);
+				return BLOCK_DAMAGED;
 			}
 		}
 		evt->data = ev;
@@ -977,11 +975,65 @@ static int file_next(struct scap *h, struct scap_evt *evt)
 		if (scap_decode_params(evt)) {
 			seterr(h->err, "corrupted event at offset %" PRIu64 ": parameter lengths exceed the event length %u",
 			       cur_offset(f), len);
-			return fail(f);
+			return BLOCK_DAMAGED;
 		}
 		f->pos += total;
+		f->last_total = total;
 		return SCAP_SUCCESS;
 	}
+}
+
+static uint32_t evt_block_len(const struct savefile *f)
+{
+	return f->last_total;
+}
+
+/* --recover: from one byte past the damaged offset, the first offset
+ * holding a valid event block; its event is returned and the skip noted */
+static int resync(struct scap *h, struct savefile *f, struct scap_evt *evt)
+{
+	uint64_t from = cur_offset(f);
+	char why[SCAP_ERRBUF_SIZE];
+
+	snprintf(why, sizeof(why), "%s", h->err);
+	for (;;) {
+		int r;
+
+		f->pos++;
+		if (fetch(f, 8) < 8) {
+			snprintf(h->err, SCAP_ERRBUF_SIZE, "%s", why);
+			return SCAP_FAILURE;	/* nothing valid after the damage */
+		}
+		r = next_block(h, f, evt, 1);
+		if (r == BLOCK_DAMAGED)
+			continue;
+		if (r == SCAP_SUCCESS) {
+			uint64_t to = cur_offset(f) - (uint64_t)evt_block_len(f);
+
+			h->skipped_regions++;
+			h->skipped_bytes += to - from;
+			h->recovered = 1;
+			snprintf(h->note, sizeof(h->note),
+				 "skipped %" PRIu64 " damaged bytes at offset %" PRIu64 " (%.200s), reading on at offset %" PRIu64,
+				 to - from, from, why, to);
+		}
+		return r;
+	}
+}
+
+static int file_next(struct scap *h, struct scap_evt *evt)
+{
+	struct savefile *f = h->engine;
+	int r;
+
+	if (f->failed)
+		return SCAP_FAILURE;
+	r = next_block(h, f, evt, 0);
+	if (r == BLOCK_DAMAGED && h->recover)
+		r = resync(h, f, evt);
+	if (r == BLOCK_DAMAGED || r == SCAP_FAILURE)
+		return fail(f);
+	return r;
 }
 
 static int file_get_stats(struct scap *h, struct scap_stats *st)
@@ -998,7 +1050,7 @@ static double file_progress(struct scap *h)
 
 	if (!f->file_size)
 		return -1;
-	done = f->gz ? f->gz_off : cur_offset(f);
+	done = f->in.gzip ? input_raw_offset(&f->in) : cur_offset(f);
 	return done >= f->file_size ? 1.0 : (double)done / (double)f->file_size;
 }
 
@@ -1008,10 +1060,7 @@ static void file_close(struct scap *h)
 
 	if (!f)
 		return;
-	if (f->gz)
-		gzclose(f->gz);	/* closes fd */
-	else if (f->fd >= 0)
-		close(f->fd);
+	input_close(&f->in);
 	free(f->buf);
 	free(f->conv);
 	free(f);
@@ -1026,44 +1075,30 @@ static const struct scap_engine_ops savefile_ops = {
 	.close = file_close,
 };
 
-/* a regular file that is not gzip-compressed */
-static int is_plain(struct savefile *f, const struct stat *st)
-{
-	uint8_t magic[2];
-
-	return S_ISREG(st->st_mode) && st->st_size >= 2 &&
-	       pread(f->fd, magic, 2, 0) == 2 &&
-	       !(magic[0] == 0x1f && magic[1] == 0x8b);
-}
-
 static int open_input(struct savefile *f, const char *path, char *err)
 {
 	struct stat st;
-	int plain;
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : dup(0);
 
-	f->fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : dup(0);
-	if (f->fd < 0) {
+	if (fd < 0) {
 		seterr(err, "can't open file %s: %s", path, strerror(errno));
 		return -1;
 	}
-	if (fstat(f->fd, &st) != 0)
-		memset(&st, 0, sizeof(st));
-	if (S_ISREG(st.st_mode))
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
 		f->file_size = (uint64_t)st.st_size;
-	plain = is_plain(f, &st);
-	if (!plain)
-		f->gz = gzdopen(f->fd, "rb");
+	if (input_open(&f->in, fd)) {
+		seterr(err, "can't read file %s: %s", path, f->in.msg);
+		return -1;
+	}
 	/* small plain files get a small window (it grows when needed) */
 	f->cap = STREAM_BUF_INIT;
-	if (plain && f->file_size < STREAM_BUF_INIT)
+	if (!f->in.gzip && f->file_size && f->file_size < STREAM_BUF_INIT)
 		f->cap = f->file_size < 4096 ? 4096 : (size_t)f->file_size;
 	f->buf = malloc(f->cap);
-	if ((!plain && !f->gz) || !f->buf) {
+	if (!f->buf) {
 		seterr(err, "can't open file %s: out of memory", path);
 		return -1;
 	}
-	if (f->gz)
-		gzbuffer(f->gz, 256 * 1024);
 	f->base = f->buf;
 	return 0;
 }
@@ -1079,7 +1114,7 @@ struct scap *scap_open_file(const char *path, char *err)
 		seterr(err, "out of memory");
 		return NULL;
 	}
-	f->fd = -1;
+	f->in.fd = -1;
 	h->ops = &savefile_ops;
 	h->engine = f;
 	if (open_input(f, path, err))

@@ -2,15 +2,25 @@
  * savefile_write.c - the .scap writer (scap_dump_* in scap.h).
  *
  * Writes the current v2 layout that sysdig 0.29.3 reads
- * (scap_format.md section 8): SHB (28 bytes, version 1.2), MI, IL_V2, UL_V2,
+ * (docs/scap_format.md): SHB (28 bytes, version 1.2), MI, IL_V2, UL_V2,
  * PL_V9 with the 5-byte loginuid/exe_writable tail, one FDL_V2 per thread
  * (FILE_V2 always with dev), then EV_V2 / EVF_V2 / _LARGE event blocks.
  * Block lengths are computed from the bytes actually written.  Output goes
  * through a large buffer to write(2) (plain) or to zlib (gzip); the first
- * write error is remembered and reported by every later call.
+ * write error is remembered and reported by every later call, and a plain
+ * file is then cut back to its last whole block (a full disk leaves a file
+ * that reads to its end without error).
+ *
+ * Files are created 0600 (captures hold buffers and environments; an
+ * existing file keeps its mode).  A symlink is followed only where nobody
+ * else could have planted it: not one owned by another user in a sticky
+ * (world-writable, like /tmp) directory.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +39,9 @@ struct scap_dumper {
 	int close_fd;
 	uint8_t *buf;
 	size_t len;
-	uint64_t flushed;	/* bytes handed to write() (plain files) */
+	uint64_t flushed;	/* bytes handed to write(2) / zlib */
+	uint64_t block_end;	/* stream offset of the end of the last whole block */
+	uint64_t whole;		/* the last block end that is on disk */
 	int failed;
 	char err[SCAP_ERRBUF_SIZE];
 };
@@ -59,6 +71,31 @@ static void dump_seterr(struct scap_dumper *d, const char *fmt, ...)
 /* ---------------------------------------------------------------------- */
 /* output                                                                 */
 
+/* After a failed write that got `written` bytes of the buffer out: cut the
+ * file back to its last whole block (whole blocks or nothing).  The buffer
+ * starts at a block boundary unless a huge event is being written in
+ * pieces; then the block before it is the last whole one. */
+static void cut_to_whole_blocks(struct scap_dumper *d, size_t written)
+{
+	uint64_t keep = d->whole;
+
+	if (d->whole == d->flushed) {
+		size_t at = 0;
+
+		while (at + 8 <= written) {
+			uint32_t total;
+
+			memcpy(&total, d->buf + at + 4, 4);
+			if (total < 12 || total > written - at)
+				break;
+			at += total;
+		}
+		keep = d->flushed + at;
+	}
+	if (ftruncate(d->fd, (off_t)keep) == 0)
+		lseek(d->fd, (off_t)keep, SEEK_SET);
+}
+
 static int flush_out(struct scap_dumper *d)
 {
 	size_t off = 0;
@@ -74,10 +111,10 @@ static int flush_out(struct scap_dumper *d)
 				    zerr == Z_ERRNO ? strerror(errno) : msg);
 			return -1;
 		}
+		d->flushed += d->len;
 		d->len = 0;
 		return 0;
 	}
-	d->flushed += d->len;
 	while (off < d->len) {
 		ssize_t r = write(d->fd, d->buf + off, d->len - off);
 
@@ -86,22 +123,16 @@ static int flush_out(struct scap_dumper *d)
 		if (r <= 0) {
 			dump_seterr(d, "error writing to file: %s",
 				    r < 0 ? strerror(errno) : "short write");
+			cut_to_whole_blocks(d, off);
 			return -1;
 		}
 		off += (size_t)r;
 	}
+	d->flushed += d->len;
 	d->len = 0;
+	if (d->block_end <= d->flushed)
+		d->whole = d->block_end;
 	return 0;
-}
-
-uint64_t scap_dump_bytes(struct scap_dumper *d)
-{
-	if (d->gz) {
-		z_off_t off = gzoffset(d->gz);
-
-		return (off > 0 ? (uint64_t)off : 0) + d->len;
-	}
-	return d->flushed + d->len;
 }
 
 /* Room for n contiguous bytes in the output buffer (n <= DUMP_BUF_SIZE). */
@@ -226,6 +257,7 @@ static int emit_block(struct scap_dumper *d, uint32_t type, struct vec *v)
 	if (out_put(d, hdr, 8) || out_put(d, v->p, v->len) ||
 	    out_put(d, zero, total - 12 - v->len) || out_put(d, &total, 4))
 		return -1;
+	d->block_end = d->flushed + d->len;
 	v->len = 0;
 	return 0;
 }
@@ -430,6 +462,45 @@ static int write_threads(struct scap_dumper *d, struct vec *v,
 /* ---------------------------------------------------------------------- */
 /* public API                                                             */
 
+/* A symlink that another user owns in a sticky directory may have been
+ * planted there to make us overwrite its target: 1 if path is one. */
+static int planted_symlink(const char *path)
+{
+	struct stat lst, dst;
+	char *copy = strdup(path);
+	int r;
+
+	if (!copy)
+		return 1;
+	r = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) && lst.st_uid != geteuid() &&
+	    stat(dirname(copy), &dst) == 0 && (dst.st_mode & S_ISVTX);
+	free(copy);
+	return r;
+}
+
+static int open_output(const char *path, char *err)
+{
+	int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, fd;
+
+	fd = open(path, flags | O_NOFOLLOW, 0600);
+	/* ELOOP: a symlink; EACCES: also what fs.protected_symlinks says */
+	if (fd < 0 && (errno == ELOOP || errno == EACCES)) {
+		int e = errno;
+
+		if (planted_symlink(path)) {
+			snprintf(err, SCAP_ERRBUF_SIZE,
+				 "can't open %s for writing: it is a symlink owned by another user in a sticky directory",
+				 path);
+			return -1;
+		}
+		fd = e == ELOOP ? open(path, flags, 0600) : -1;
+		errno = e == ELOOP ? errno : e;
+	}
+	if (fd < 0)
+		snprintf(err, SCAP_ERRBUF_SIZE, "can't open %s for writing: %s", path, strerror(errno));
+	return fd;
+}
+
 struct scap_dumper *scap_dump_open(const char *path, int compress, char *err)
 {
 	struct scap_dumper *d = calloc(1, sizeof(*d));
@@ -442,15 +513,13 @@ struct scap_dumper *scap_dump_open(const char *path, int compress, char *err)
 	if (!strcmp(path, "-")) {
 		d->fd = 1;
 	} else {
-		d->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		d->fd = open_output(path, err);
 		d->close_fd = 1;
-	}
-	if (d->fd < 0) {
-		snprintf(err, SCAP_ERRBUF_SIZE, "can't open %s for writing: %s",
-			 path, strerror(errno));
-		free(d->buf);
-		free(d);
-		return NULL;
+		if (d->fd < 0) {
+			free(d->buf);
+			free(d);
+			return NULL;
+		}
 	}
 	if (compress) {
 		d->gz = gzdopen(d->close_fd ? d->fd : dup(d->fd), "wb");
@@ -523,9 +592,11 @@ int scap_dump_event(struct scap_dumper *d, const struct scap_evt *evt,
 		memcpy(head + 4, &total, 4);
 		memcpy(head + 8, &cpuid, 2);
 		memcpy(head + 10, &flags, 4);
-		return out_put(d, head, 8 + hdr) || out_put(d, evt->data, len) ||
-		       out_put(d, pad, total - 12 - hdr - len) ||
-		       out_put(d, &total, 4) ? -1 : 0;
+		if (out_put(d, head, 8 + hdr) || out_put(d, evt->data, len) ||
+		    out_put(d, pad, total - 12 - hdr - len) || out_put(d, &total, 4))
+			return -1;
+		d->block_end = d->flushed + d->len;
+		return 0;
 	}
 	o = out_reserve(d, total);
 	if (!o)
@@ -539,6 +610,7 @@ int scap_dump_event(struct scap_dumper *d, const struct scap_evt *evt,
 	memset(o + 8 + hdr + len, 0, total - 12 - hdr - len);
 	memcpy(o + total - 4, &total, 4);
 	d->len += total;
+	d->block_end = d->flushed + d->len;
 	return 0;
 }
 
@@ -564,6 +636,24 @@ int scap_dump_close(struct scap_dumper *d, char *err)
 	free(d->buf);
 	free(d);
 	return rc;
+}
+
+int scap_dump_flush(struct scap_dumper *d)
+{
+	if (flush_out(d))
+		return -1;
+	if (d->gz && gzflush(d->gz, Z_SYNC_FLUSH) != Z_OK) {
+		dump_seterr(d, "error writing to file: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+uint64_t scap_dump_size(struct scap_dumper *d)
+{
+	if (d->gz)
+		return (uint64_t)gzoffset(d->gz) + d->len;
+	return d->flushed + d->len;
 }
 
 const char *scap_dump_error(struct scap_dumper *d)

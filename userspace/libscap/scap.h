@@ -218,6 +218,14 @@ struct scap {
 	struct scap_metadata meta;
 	struct scap_suppress *suppress;	/* -U, NULL: none (suppress.c) */
 	char err[SCAP_ERRBUF_SIZE];
+	/* savefile --recover: set recover before reading; after a damaged
+	 * region was skipped, scap_next returns the next valid event with
+	 * recovered set and note saying what was skipped (the caller clears
+	 * recovered once it reported it) */
+	int recover;
+	int recovered;
+	char note[SCAP_ERRBUF_SIZE];
+	uint64_t skipped_regions, skipped_bytes;
 };
 
 /* savefile engine (savefile_read.c). Returns NULL and fills err on error. */
@@ -295,8 +303,12 @@ int scap_dump_event(struct scap_dumper *d, const struct scap_evt *evt, uint16_t 
 /* flush and close; returns 0 or -1 with err filled (e.g. disk full) */
 int scap_dump_close(struct scap_dumper *d, char *err);
 const char *scap_dump_error(struct scap_dumper *d);
-/* bytes of the file so far, every block included (-z: compressed bytes
- * zlib wrote plus what waits uncompressed in our buffer) */
-uint64_t scap_dump_bytes(struct scap_dumper *d);
+/* hand what is buffered to the file (gzip: a sync flush); 0 or -1 */
+int scap_dump_flush(struct scap_dumper *d);
+/* bytes of the file so far, headers and metadata included (gzip: what
+ * zlib wrote plus what waits in the buffer, an upper bound) */
+uint64_t scap_dump_size(struct scap_dumper *d);
+/* bytes an event block of an event of len bytes takes, at most */
+#define SCAP_DUMP_BLOCK_MAX(len) ((uint64_t)(len) + 8 + 6 + 3 + 4)
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * chisel.c - the Lua chisel runtime (spec/chisel_api.md §1-§5).
+ * chisel.c - the Lua chisel runtime (docs/chisel_api.md).
  *
  * Finds a chisel on the search path, runs it in its own lua_State, splits
  * and validates its argument string, and drives its callbacks from the CLI's
@@ -8,10 +8,12 @@
  * tables live in chisel_lua.c, -cl/-i in chisel_list.c.
  */
 #include <ctype.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <lauxlib.h>
@@ -20,6 +22,12 @@
 
 #ifndef CHISEL_INSTALL_DIR
 #define CHISEL_INSTALL_DIR "/usr/local/share/sysdig-c/chisels"
+#endif
+/* the chisel directory seen from the directory of the running program
+ * (chisel.cmake: relative path from the install bindir; the build tree has
+ * a symbolic link at the same place next to its sysdig) */
+#ifndef CHISEL_DIR_FROM_BIN
+#define CHISEL_DIR_FROM_BIN "../share/sysdig-c/chisels"
 #endif
 
 /* ---------------------------------------------------------------- errors */
@@ -67,9 +75,15 @@ static char *dir_with_slash(const char *d)
 static void add_dir(char ***v, size_t *n, char *d, int front)
 {
 	char **nv;
+	size_t i;
 
 	if (!d)
 		return;
+	for (i = 0; i < *n; i++)
+		if (!strcmp((*v)[i], d) && !front) {
+			free(d);	/* the same directory twice (installed program) */
+			return;
+		}
 	nv = realloc(*v, (*n + 2) * sizeof(**v));
 	if (!nv) {
 		free(d);
@@ -100,8 +114,31 @@ static void add_env_dirs(char ***v, size_t *n)
 	free(copy);
 }
 
-/* SYSDIG_CHISEL_DIR (last first), "", ./chisels/, ~/.chisels/, the install
- * dir, then the source tree (uninstalled runs). */
+/* <dir of the running program>/CHISEL_DIR_FROM_BIN, NULL when unknown */
+static char *dir_from_program(void)
+{
+	char exe[PATH_MAX], p[PATH_MAX], rp[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (len <= 0)
+		return NULL;
+	exe[len] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	if ((size_t)snprintf(p, sizeof(p), "%s/%s", exe, CHISEL_DIR_FROM_BIN) >= sizeof(p) ||
+	    !realpath(p, rp))
+		return NULL;
+	return dir_with_slash(rp);
+}
+
+/* SYSDIG_CHISEL_DIR (last first), ~/.chisels/, the chisel directory
+ * relative to the program (installed anywhere, or the build tree), then the
+ * configured install dir (programs elsewhere using libsinsp).  Never the
+ * current directory: a chisel there runs only when named by a path (./x.lua)
+ * or when the directory is in SYSDIG_CHISEL_DIR. */
 const char *const *chisel_dirs(void)
 {
 	static char **dirs;
@@ -110,8 +147,6 @@ const char *const *chisel_dirs(void)
 
 	if (dirs)
 		return (const char *const *)dirs;
-	add_dir(&dirs, &n, strdup(""), 0);
-	add_dir(&dirs, &n, strdup("./chisels/"), 0);
 	if (home) {
 		char p[PATH_MAX], rp[PATH_MAX];
 
@@ -120,11 +155,56 @@ const char *const *chisel_dirs(void)
 			add_dir(&dirs, &n, dir_with_slash(rp), 0);
 	}
 	add_env_dirs(&dirs, &n);
+	add_dir(&dirs, &n, dir_from_program(), 0);
 	add_dir(&dirs, &n, dir_with_slash(CHISEL_INSTALL_DIR), 0);
-#ifdef CHISEL_SOURCE_DIR
-	add_dir(&dirs, &n, dir_with_slash(CHISEL_SOURCE_DIR), 0);
-#endif
+	if (!dirs)
+		dirs = calloc(1, sizeof(*dirs));	/* NULL-terminated, empty */
 	return (const char *const *)dirs;
+}
+
+/* Why Lua code at path (a file or a directory) is not to be trusted, or
+ * NULL: it belongs to another user than us or root, or another user may
+ * write it (world-writable, or group-writable by a group not ours). */
+const char *chisel_untrusted(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return NULL;	/* nothing there to run */
+	if (st.st_uid != 0 && st.st_uid != geteuid())
+		return "it belongs to another user";
+	if (st.st_mode & S_IWOTH)
+		return "every user may write it";
+	if ((st.st_mode & S_IWGRP) && st.st_gid != getegid())
+		return "its group may write it";
+	return NULL;
+}
+
+/* the file and its directory must be trusted; 0, or -1 with err */
+static int check_trusted(const char *name, const char *path, char *err, size_t errlen)
+{
+	char *dir = strdup(path);
+	const char *why = chisel_untrusted(path), *what = path;
+	int rc = 0;
+
+	if (!why && dir) {
+		char *slash = strrchr(dir, '/');
+
+		if (slash == dir)
+			slash[1] = 0;
+		else if (slash)
+			*slash = 0;
+		else
+			strcpy(dir, ".");
+		why = chisel_untrusted(dir);
+		what = dir;
+	}
+	if (why) {
+		set_err(err, errlen, "refusing to load chisel %s: %s: %s", name, what, why);
+		rc = -1;
+	}
+	free(dir);
+	return rc;
 }
 
 static char *trim_dup(const char *s)
@@ -139,13 +219,18 @@ static char *trim_dup(const char *s)
 	return strndup(s, n);
 }
 
-/* DIR+NAME+".lua" in every dir, then DIR+NAME; malloc'd path or NULL */
-static char *find_chisel(const char *name)
+/* A name with a '/' is a path (NAME.lua, then NAME); else DIR+NAME+".lua"
+ * in every dir, then DIR+NAME.  The malloc'd path, or NULL with err (not
+ * found, or found but not trusted: see check_trusted). */
+static char *find_chisel(const char *name, char *err, size_t errlen)
 {
 	const char *const *d = chisel_dirs();
+	static const char *const here[] = { "", NULL };
 	char path[PATH_MAX];
 	int pass, i;
 
+	if (strchr(name, '/'))
+		d = here;
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; d[i]; i++) {
 			FILE *f;
@@ -154,10 +239,13 @@ static char *find_chisel(const char *name)
 			f = fopen(path, "r");
 			if (f) {
 				fclose(f);
+				if (check_trusted(name, path, err, errlen))
+					return NULL;
 				return strdup(path);
 			}
 		}
 	}
+	set_err(err, errlen, "can't open file %s", name);
 	return NULL;
 }
 
@@ -172,7 +260,7 @@ void chisel_free_args(char **v, int n)
 	free(v);
 }
 
-/* spec §4.1: split on single spaces outside ' or ` quotes.
+/* split on single spaces outside ' or ` quotes.
  * 0, or -1 for an unterminated quote. */
 int chisel_split_args(const char *in, char ***out, int *n)
 {
@@ -217,6 +305,29 @@ int chisel_split_args(const char *in, char ***out, int *n)
 
 /* ------------------------------------------------------- Lua state setup */
 
+/* package.path / cpath without the entries relative to the current
+ * directory ("./?.lua" is the first one by default) */
+static void drop_relative(lua_State *L, const char *field, luaL_Buffer *b)
+{
+	const char *p;
+
+	lua_getfield(L, -1, field);
+	p = lua_tostring(L, -1);
+	while (p && *p) {
+		const char *e = strchr(p, ';');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+
+		if (n && *p == '/') {
+			luaL_addlstring(b, p, n);
+			luaL_addchar(b, ';');
+		}
+		p += n + (e ? 1 : 0);
+	}
+	lua_pop(L, 1);
+}
+
+/* require finds modules in the trusted chisel dirs and the system's Lua
+ * dirs, never in the current directory */
 void chisel_add_package_path(lua_State *L)
 {
 	const char *const *d = chisel_dirs();
@@ -224,18 +335,21 @@ void chisel_add_package_path(lua_State *L)
 	int i;
 
 	lua_getglobal(L, "package");
-	lua_getfield(L, -1, "path");
 	luaL_buffinit(L, &b);
-	lua_pushvalue(L, -2);
-	luaL_addvalue(&b);
 	for (i = 0; d[i]; i++) {
-		luaL_addstring(&b, ";");
+		if (chisel_untrusted(d[i]))
+			continue;
 		luaL_addstring(&b, d[i]);
-		luaL_addstring(&b, "?.lua");
+		luaL_addstring(&b, "?.lua;");
 	}
+	drop_relative(L, "path", &b);
 	luaL_pushresult(&b);
-	lua_setfield(L, -3, "path");
-	lua_pop(L, 2);
+	lua_setfield(L, -2, "path");
+	luaL_buffinit(L, &b);
+	drop_relative(L, "cpath", &b);
+	luaL_pushresult(&b);
+	lua_setfield(L, -2, "cpath");
+	lua_pop(L, 1);
 }
 
 /* a fresh state with the libraries and the API tables bound to c */
@@ -256,10 +370,28 @@ static lua_State *new_state(struct chisel *c)
 	return L;
 }
 
+/* Lua code of a chisel is running (chisel_running, for the CLI's watchdog) */
+static volatile sig_atomic_t g_lua_depth;
+
+static int chisel_pcall(lua_State *L, int nargs, int nres)
+{
+	int r;
+
+	g_lua_depth++;
+	r = lua_pcall(L, nargs, nres, 0);
+	g_lua_depth--;
+	return r;
+}
+
+int chisel_running(void)
+{
+	return g_lua_depth > 0;
+}
+
 /* run the file's top level; 0 or -1 with the Lua message in err */
 static int run_file(lua_State *L, const char *path, char *err, size_t errlen)
 {
-	if (luaL_loadfile(L, path) || lua_pcall(L, 0, 0, 0)) {
+	if (luaL_loadfile(L, path) || chisel_pcall(L, 0, 0)) {
 		const char *m = lua_tostring(L, -1);
 
 		set_err(err, errlen, "%s", m ? m : "unknown error");
@@ -357,7 +489,7 @@ static int call_top(struct chisel *c, int nargs, int nres, int *missing,
 		return 0;
 	}
 	lua_insert(L, -1 - nargs);
-	if (lua_pcall(L, nargs, nres, 0)) {
+	if (chisel_pcall(L, nargs, nres)) {
 		const char *m = lua_tostring(L, -1);
 
 		set_err(err, errlen, "%s chisel error: %s", c->name, m ? m : "error");
@@ -375,7 +507,7 @@ static int call_fn(struct chisel *c, const char *fn, int nargs, int nres,
 	return call_top(c, nargs, nres, missing, err, errlen);
 }
 
-/* split, validate and pass the arguments (spec §4.1) */
+/* split, validate and pass the arguments (docs/chisel_api.md, "Globals") */
 static int set_args(struct chisel *c, const char *args, char *err, size_t errlen)
 {
 	char **v;
@@ -437,13 +569,11 @@ fail:
 /* (re)load chisel NAME into c: state, top level, args */
 static int chisel_setup(struct chisel *c, const char *args, char *err, size_t errlen)
 {
-	char *path = find_chisel(c->name);
+	char *path = find_chisel(c->name, err, errlen);
 	char msg[CHISEL_ERRLEN];
 
-	if (!path) {
-		set_err(err, errlen, "can't open file %s", c->name);
+	if (!path)
 		return -1;
-	}
 	c->L = new_state(c);
 	if (!c->L) {
 		free(path);
@@ -476,6 +606,32 @@ struct chisel_runtime *chisel_runtime_new(struct sinsp *s, char *err, size_t err
 	rt->s = s;
 	rt->udp_fd = -1;
 	return rt;
+}
+
+/* ---- interruption (SIGINT/SIGTERM while Lua runs) ---- */
+
+static void interrupt_hook(lua_State *L, lua_Debug *ar)
+{
+	(void)ar;
+	lua_sethook(L, NULL, 0, 0);
+	luaL_error(L, CHISEL_INTERRUPTED);
+}
+
+/* lua_sethook is the one Lua call documented as safe from a signal handler:
+ * the hook raises an error at the next instruction count, call or return */
+void chisel_interrupt(struct chisel_runtime *rt)
+{
+	for (size_t i = 0; i < rt->n; i++)
+		if (rt->ch[i] && rt->ch[i]->L)
+			lua_sethook(rt->ch[i]->L, interrupt_hook,
+				    LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+
+void chisel_interrupt_clear(struct chisel_runtime *rt)
+{
+	for (size_t i = 0; i < rt->n; i++)
+		if (rt->ch[i] && rt->ch[i]->L)
+			lua_sethook(rt->ch[i]->L, NULL, 0, 0);
 }
 
 void chisel_runtime_free(struct chisel_runtime *rt)
@@ -550,9 +706,8 @@ int chisel_arg_counts(const char *name, int *required, int *optional,
 
 	memset(&c, 0, sizeof(c));
 	c.name = trim_dup(name ? name : "");
-	path = find_chisel(c.name);
+	path = find_chisel(c.name, err, errlen);
 	if (!path) {
-		set_err(err, errlen, "can't open file %s", c.name);
 		free(c.name);
 		return -1;
 	}
@@ -710,7 +865,7 @@ static int call_interval(struct chisel *c, uint64_t ts, uint64_t delta, char *er
 	lua_pushnumber(L, (double)(ts / 1000000000ULL));
 	lua_pushnumber(L, (double)(ts % 1000000000ULL));
 	lua_pushnumber(L, (double)delta);
-	if (lua_pcall(L, 3, 1, 0)) {
+	if (chisel_pcall(L, 3, 1)) {
 		const char *m = lua_tostring(L, -1);
 
 		set_err(err, errlen, "%s chisel error: calling on_interval() failed: %s",
@@ -895,7 +1050,7 @@ int chisel_capture_end(struct chisel_runtime *rt, char *err, size_t errlen)
 		lua_pushnumber(c->L, (double)(last % 1000000000ULL));
 		lua_pushnumber(c->L, (double)(last - first));
 		c->api_error = 0;
-		/* errors here are swallowed, as in sysdig (spec §5.2) */
+		/* errors here are swallowed, as in sysdig */
 		if (call_fn(c, "on_capture_end", 3, 0, &missing, msg, sizeof(msg)) < 0 &&
 		    !c->api_error)
 			fprintf(stderr, "%s\n", msg);

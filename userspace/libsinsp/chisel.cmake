@@ -11,11 +11,23 @@ endif()
 target_include_directories(sinsp PUBLIC ${CHISEL_LUA_INCLUDE_DIRS})
 target_link_directories(sinsp PUBLIC ${CHISEL_LUA_LIBRARY_DIRS})
 target_link_libraries(sinsp PUBLIC ${CHISEL_LUA_LIBRARIES} ${CMAKE_DL_LIBS})
+# Programs find the chisels relative to their own directory (bindir ->
+# datadir/sysdig-c/chisels), so an installed tree works wherever it is put
+# (DESTDIR, moved prefix) and no build-tree path is compiled in; the build
+# tree gets a symbolic link to the source chisels at the same relative place
+# next to userspace/sysdig/.  packaging/ installs the chisels there.
 set(CHISEL_INSTALL_DIR ${CMAKE_INSTALL_FULL_DATADIR}/sysdig-c/chisels)
+file(RELATIVE_PATH CHISEL_DIR_FROM_BIN ${CMAKE_INSTALL_FULL_BINDIR} ${CHISEL_INSTALL_DIR})
 set_property(SOURCE
   ${CMAKE_CURRENT_SOURCE_DIR}/chisel.c
   APPEND PROPERTY COMPILE_DEFINITIONS
   CHISEL_INSTALL_DIR="${CHISEL_INSTALL_DIR}"
-  CHISEL_SOURCE_DIR="${PROJECT_SOURCE_DIR}/chisels")
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/chisels/ DESTINATION ${CMAKE_INSTALL_DATADIR}/sysdig-c/chisels
-  FILES_MATCHING PATTERN "*.lua")
+  CHISEL_DIR_FROM_BIN="${CHISEL_DIR_FROM_BIN}")
+get_filename_component(CHISEL_BUILD_LINK
+  ${PROJECT_BINARY_DIR}/userspace/sysdig/${CHISEL_DIR_FROM_BIN} ABSOLUTE)
+string(FIND "${CHISEL_BUILD_LINK}" "${PROJECT_BINARY_DIR}/" CHISEL_LINK_IN_BUILD)
+if(CHISEL_LINK_IN_BUILD EQUAL 0 AND NOT EXISTS ${CHISEL_BUILD_LINK})
+  get_filename_component(d ${CHISEL_BUILD_LINK} DIRECTORY)
+  file(MAKE_DIRECTORY ${d})
+  file(CREATE_LINK ${PROJECT_SOURCE_DIR}/chisels ${CHISEL_BUILD_LINK} SYMBOLIC)
+endif()

@@ -1,5 +1,5 @@
 /*
- * chisel.h - the Lua chisel runtime (spec/chisel_api.md).
+ * chisel.h - the Lua chisel runtime (docs/chisel_api.md).
  *
  * Loads chisels (Lua scripts) from the search path, passes their arguments,
  * and drives their callbacks (on_init, on_capture_start, on_event,
@@ -48,10 +48,10 @@ void chisel_set_host(struct chisel_runtime *rt, const struct chisel_host *h);
 void chisel_set_sinsp(struct chisel_runtime *rt, struct sinsp *s);
 
 /* Argument declaration of chisel NAME, to decide whether the next command
- * line word is its argument string (spec §4.2).  0, or -1 with err. */
+ * line word is its argument string (docs/chisel_api.md, "Globals").  0, or -1 with err. */
 int chisel_arg_counts(const char *name, int *required, int *optional,
 		      int *single_filter_arg, char *err, size_t errlen);
-/* spec §4.2 in one call: 1 if NEXT (the following non-option word, may be
+/* the "filter" argument rule in one call: 1 if NEXT (the following non-option word, may be
  * NULL) is to be consumed as NAME's argument string, 0 if not, -1 with err
  * ("missing arguments for chisel NAME"). REST = all remaining non-option
  * words joined by spaces (NEXT included). */
@@ -73,9 +73,27 @@ int chisel_event_dropped(struct chisel_runtime *rt, struct sinsp_evt *e,
  * live capture (the state events still come, see scap_live_opts) */
 int chisel_may_match_type(const struct chisel_runtime *rt, uint16_t evtype);
 
+/* where sysdig.publish_metrics sends a chisel's table (chisel_metrics.c):
+ * family NAME, label LABEL, n keys and values */
+typedef void (*chisel_metrics_sink)(void *ctx, const char *name, const char *label,
+				    const char *help, const char *const *keys,
+				    const double *values, size_t n);
+void chisel_set_metrics_sink(struct chisel_runtime *rt, chisel_metrics_sink fn, void *ctx);
+
 /* requests made by chisels, for the CLI to apply */
 const char *chisel_global_filter(const struct chisel_runtime *rt); /* sysdig.set_filter or NULL */
 uint32_t chisel_snaplen(const struct chisel_runtime *rt);	    /* 0 = not set */
 const char *chisel_run_app(const struct chisel_runtime *rt);	    /* run_app args or NULL */
+/* From a signal handler: make the Lua code running now (or next) fail with
+ * an error containing CHISEL_INTERRUPTED, so a chisel looping forever
+ * stops; chisel_interrupt_clear() before calling the chisels again (e.g.
+ * on_capture_end after the stop). */
+#define CHISEL_INTERRUPTED "interrupted by a signal"
+void chisel_interrupt(struct chisel_runtime *rt);
+void chisel_interrupt_clear(struct chisel_runtime *rt);
+/* 1 while chisel Lua code runs: a loop that LuaJIT compiled to machine
+ * code never sees the interrupt hook, so the CLI gives up on it after a
+ * grace time */
+int chisel_running(void);
 
 #endif

@@ -1,6 +1,6 @@
 /*
  * chisel_containers.c - the container table behind
- * sysdig.get_container_table() (spec/chisel_api.md §6.1).
+ * sysdig.get_container_table() (docs/chisel_api.md).
  *
  * Containers are announced in captures by meta events: the old `container`
  * event (228: id, type, name, image) and the JSON ones (272/324:

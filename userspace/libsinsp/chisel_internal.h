@@ -6,6 +6,7 @@
  * chisel_list.c -cl / -i listing
  * chisel_fmt.c  the per-chisel event formatter (chisel.set_event_formatter)
  * chisel_containers.c  the container table (sysdig.get_container_table)
+ * chisel_metrics.c     sysdig.publish_metrics (the --metrics-listen endpoint)
  * Not installed, not used outside these files.
  */
 #ifndef CHISEL_INTERNAL_H
@@ -37,7 +38,7 @@ struct chisel {
 	int single_filter_arg;	/* exactly one arg, of argtype "filter" */
 	struct filter *filter;	/* chisel.set_filter */
 	struct chisel_fmt *fmt;	/* chisel.set_event_formatter */
-	/* intervals (§5.4) */
+	/* intervals (docs/chisel_api.md, "Callbacks") */
 	uint64_t interval_ns;	/* aligned */
 	uint64_t precise_ns;
 	int have_sample, have_call, have_precise;
@@ -77,12 +78,15 @@ struct chisel_runtime {
 	int udp_fd;
 	struct chisel_container *containers;	/* from container events */
 	size_t ncontainers;
+	chisel_metrics_sink metrics_sink;	/* sysdig.publish_metrics, NULL: none */
+	void *metrics_ctx;
 };
 
 /* chisel.c */
 int chisel_split_args(const char *in, char ***out, int *n);
 void chisel_free_args(char **v, int n);
 const char *const *chisel_dirs(void);
+const char *chisel_untrusted(const char *path);
 void chisel_fatal_msg(lua_State *L, const char *msg);
 void chisel_add_package_path(lua_State *L);
 
@@ -91,6 +95,9 @@ void chisel_add_package_path(lua_State *L);
 void chisel_lua_register(lua_State *L, struct chisel *c);
 /* the chisel of the running API function (only valid inside one) */
 struct chisel *chisel_from_lua(lua_State *L);
+
+/* chisel_metrics.c: sysdig.publish_metrics */
+int chisel_l_publish_metrics(lua_State *L);
 
 /* chisel_containers.c */
 int chisel_is_container_event(uint16_t type);

@@ -1,6 +1,6 @@
 /*
  * chisel_list.c - `-cl` (list chisels by category) and `-i NAME` (describe
- * one chisel), spec/chisel_api.md §2 and §10.
+ * one chisel), docs/chisel_api.md.
  *
  * Every .lua file of every search directory is run in a scratch Lua state;
  * it is a chisel when it defines string `description` and
@@ -162,7 +162,7 @@ static void scan_dir(const char *dir, struct info_list *l, char ***names, size_t
 		*names = realloc(*names, (*nn + 1) * sizeof(**names));
 		(*names)[(*nn)++] = files[i];
 		snprintf(path, sizeof(path), "%s%s.lua", dir, files[i]);
-		if (probe(path, files[i], &ci)) {
+		if (!chisel_untrusted(path) && probe(path, files[i], &ci)) {
 			l->v = realloc(l->v, (l->n + 1) * sizeof(*l->v));
 			l->v[l->n++] = ci;
 		}
@@ -186,7 +186,7 @@ static void collect(struct info_list *l)
 
 	memset(l, 0, sizeof(*l));
 	for (i = 0; d[i]; i++)
-		if (d[i][0])
+		if (d[i][0] && !chisel_untrusted(d[i]))
 			scan_dir(d[i], l, &names, &nn);
 	for (i = 0; i < nn; i++)
 		free(names[i]);

@@ -1,5 +1,5 @@
 /*
- * chisel_lua.c - the Lua API seen by chisels (spec/chisel_api.md §6):
+ * chisel_lua.c - the Lua API seen by chisels (docs/chisel_api.md):
  * the global tables `sysdig` (capture-wide), `chisel` (per chisel) and
  * `evt` (current event), plus the field type -> Lua value mapping and the
  * thread-table snapshot.  Each function finds its chisel through its
@@ -75,7 +75,7 @@ static void push_str(lua_State *L, struct field_value *v)
 	lua_pushlstring(L, v->str ? v->str : "", v->str ? v->len : 0);
 }
 
-/* spec §6.4 */
+/* docs/chisel_api.md, evt table: values by field type */
 static void push_value(lua_State *L, const struct field_ref *f, struct field_value *v)
 {
 	uint8_t t = v->type ? v->type : f->type;
@@ -926,6 +926,7 @@ static const luaL_Reg sysdig_fns[] = {
 	{ "udp_setpeername", l_udp_setpeername },
 	{ "udp_send", l_udp_send },
 	{ "get_read_progress", l_get_read_progress },
+	{ "publish_metrics", chisel_l_publish_metrics },
 	{ NULL, NULL }
 };
 

@@ -281,28 +281,30 @@ void fdtable_remove(struct sinsp_fdtable *ft, int64_t fd)
 		entry_release(ft->pool, e);
 }
 
-struct copy_ctx {
-	struct sinsp_fdtable *dst;
-};
-
-static int copy_cb(void *val, void *arg)
-{
-	struct fd_entry *e = val;
-	struct sinsp_fdtable *dst = arg;
-	struct fd_entry *n = entry_alloc(dst->pool);
-
-	if (!n)
-		return 1;
-	entry_assign(n, &e->info);
-	n->flags = e->flags;
-	if (i64map_put(&dst->map, e->info.fd, n))
-		entry_release(dst->pool, n);
-	return 0;
-}
-
+/* Copy every entry of src into dst under the same key (not under the
+ * entry's fd number: the entry of a canceled close sits at
+ * SINSP_CANCELED_FD with the fd number of the entry that replaced it).  An
+ * entry dst already holds at that key is released. */
 void fdtable_copy(struct sinsp_fdtable *dst, const struct sinsp_fdtable *src)
 {
-	i64map_foreach(&src->map, copy_cb, dst);
+	for (uint32_t i = 0; i < src->map.cap; i++) {
+		struct fd_entry *e = src->map.vals[i], *n, *old;
+
+		if (!e)
+			continue;
+		n = entry_alloc(dst->pool);
+		if (!n)
+			return;
+		entry_assign(n, &e->info);
+		n->flags = e->flags;
+		old = i64map_get(&dst->map, src->map.keys[i]);
+		if (i64map_put(&dst->map, src->map.keys[i], n)) {
+			entry_release(dst->pool, n);
+			return;
+		}
+		if (old && old != n)
+			entry_release(dst->pool, old);
+	}
 }
 
 /* ------------------------------------------------------------------ */

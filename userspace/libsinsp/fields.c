@@ -642,6 +642,11 @@ static int io_flags(const struct sinsp_evt *e, uint32_t flags)
 	return e->info && (e->info->flags & flags) != 0;
 }
 
+/* Event 197 (PPME_SYSDIGEVENT_X) is named sysdigevent in sysdig 0.29.3 and
+ * passes its syscall.type check; it is never captured, csysdig uses it for the
+ * per-thread pass at the end of a sample (userspace/csysdig/table.c). */
+#define SYSDIGEVENT_NAME "sysdigevent"
+
 /* evt.category of generic (syscall 0/1) events, indexed by ppm_sc code as
  * the reference prints it (probed with sysdig 0.29.3 on rewritten generic
  * events): o other, f file, n net, I IPC, m memory, p process, s sleep,
@@ -870,7 +875,8 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 	case F_EVT_LATENCY_NS:
 	case F_EVT_LATENCY_HUMAN:
 	case F_EVT_LATENCY_QUANTIZED: {
-		uint64_t lat = e->thread ? e->thread->latency : 0;
+		/* the synthetic event 197 (csysdig) has no latency of its own */
+		uint64_t lat = e->thread && e->scap.type != PPME_SYSDIGEVENT_X ? e->thread->latency : 0;
 
 		/* events outside the parser's bookkeeping (procinfo...) of a
 		 * known thread have no latency */
@@ -911,7 +917,10 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 		return set_u(v, PT_RELTIME, d);
 	}
 	case F_EVT_DIR: return set_str(v, enter ? ">" : "<", 1);
-	case F_EVT_TYPE: return set_cstr(v, render_evt_type(e));
+	case F_EVT_TYPE:
+		if (e->scap.type == PPME_SYSDIGEVENT_X)
+			return set_cstr(v, SYSDIGEVENT_NAME);
+		return set_cstr(v, render_evt_type(e));
 	case F_EVT_PLUGINNAME: {
 		const struct plugin *p = plugin_of_event(&e->scap);
 
@@ -926,7 +935,11 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 	case F_EVT_TYPE_IS:
 		return extract_type_is(e, f, v);
 	case F_SYSCALL_TYPE:
-		if (!e->info || (e->info->category & (EC_INTERNAL | EC_SCHEDULER)))
+		if (e->scap.type == PPME_SYSDIGEVENT_X)
+			return set_cstr(v, SYSDIGEVENT_NAME);
+		/* the reference also leaves out EF_SKIPPARSERESET events (container) */
+		if (!e->info || (e->info->category & (EC_INTERNAL | EC_SCHEDULER)) ||
+		    (e->info->flags & EF_SKIPPARSERESET))
 			return 0;
 		return set_cstr(v, render_evt_type(e));
 	case F_EVT_CATEGORY: return set_cstr(v, category_name(e));
@@ -1019,22 +1032,30 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 	case F_EVT_BUFLEN_IN: case F_EVT_BUFLEN_OUT: case F_EVT_BUFLEN_FILE:
 	case F_EVT_BUFLEN_FILE_IN: case F_EVT_BUFLEN_FILE_OUT: case F_EVT_BUFLEN_NET:
 	case F_EVT_BUFLEN_NET_IN: case F_EVT_BUFLEN_NET_OUT: {
-		int rd = f->id == F_EVT_BUFLEN_IN || f->id == F_EVT_BUFLEN_FILE_IN ||
-			 f->id == F_EVT_BUFLEN_NET_IN || f->id == F_EVT_BUFLEN_FILE ||
-			 f->id == F_EVT_BUFLEN_NET;
-		int wr = f->id == F_EVT_BUFLEN_OUT || f->id == F_EVT_BUFLEN_FILE_OUT ||
-			 f->id == F_EVT_BUFLEN_NET_OUT || f->id == F_EVT_BUFLEN_FILE ||
-			 f->id == F_EVT_BUFLEN_NET;
-		const char *want = (f->id == F_EVT_BUFLEN_FILE || f->id == F_EVT_BUFLEN_FILE_IN ||
-				    f->id == F_EVT_BUFLEN_FILE_OUT) ? "file" :
-				   (f->id == F_EVT_BUFLEN_NET || f->id == F_EVT_BUFLEN_NET_IN ||
-				    f->id == F_EVT_BUFLEN_NET_OUT) ? "net" : NULL;
+		/* the reference's rules: an exit with an fd, of the I/O category
+		 * (read / write exactly for .in / .out, any I/O - dup, fcntl too -
+		 * otherwise) on a file (.file*) or an IP socket (.net*); the value
+		 * is the return value when >= 0 */
+		uint32_t cat = e->info ? e->info->category & 0x1ff : 0;	/* without EC_SYSCALL... */
+		int in = f->id == F_EVT_BUFLEN_IN || f->id == F_EVT_BUFLEN_FILE_IN ||
+			 f->id == F_EVT_BUFLEN_NET_IN;
+		int out = f->id == F_EVT_BUFLEN_OUT || f->id == F_EVT_BUFLEN_FILE_OUT ||
+			  f->id == F_EVT_BUFLEN_NET_OUT;
+		int file = f->id == F_EVT_BUFLEN_FILE || f->id == F_EVT_BUFLEN_FILE_IN ||
+			   f->id == F_EVT_BUFLEN_FILE_OUT;
+		int net = f->id == F_EVT_BUFLEN_NET || f->id == F_EVT_BUFLEN_NET_IN ||
+			  f->id == F_EVT_BUFLEN_NET_OUT;
 		int64_t r;
 
-		if (enter || !is_io(e, rd, wr) || (idx = evt_res_index(e)) < 0 ||
-		    (r = evt_param_i64(e, idx)) <= 0)
+		if (enter || !e->fdinfo || e->scap.nparams == 0)
 			return 0;
-		if (want && strcmp(category_name(e), want) != 0)
+		if (in ? cat != EC_IO_READ : out ? cat != EC_IO_WRITE : !(cat & EC_IO_READ))	/* EC_IO_READ: the I/O base bit */
+			return 0;
+		if (file && e->fdinfo->type != SCAP_FD_FILE && e->fdinfo->type != SCAP_FD_FILE_V2)
+			return 0;
+		if (net && (e->fdinfo->type < SCAP_FD_IPV4_SOCK || e->fdinfo->type > SCAP_FD_IPV6_SERVSOCK))
+			return 0;
+		if ((r = evt_param_i64(e, 0)) < 0)
 			return 0;
 		return set_u(v, PT_UINT64, (uint64_t)r);
 	}

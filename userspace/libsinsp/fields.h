@@ -5,7 +5,7 @@
  * once into a struct field_ref; field_extract() then evaluates it on an
  * event without allocating.  The formatter (-p), the filter compiler and the
  * chisel runtime all use this one extractor, so a field means the same thing
- * everywhere.  Field catalogue: spec/fields.tsv, rendering: filters_fields.md.
+ * everywhere.  Field catalogue: fields_catalogue.c (docs/fields.md), rendering: docs/filters.md.
  */
 #ifndef FIELDS_H
 #define FIELDS_H

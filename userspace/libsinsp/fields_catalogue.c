@@ -1,7 +1,8 @@
 /*
  * fields_catalogue.c - the field catalogue: class, name, type, flags and a
  * short description of every field (-l, -lv, --list-markdown, chisels).
- * Generated once from spec/fields.tsv; fields.c implements extraction.
+ * The field table: docs/fields.md is generated from it (scripts/gen-docs);
+ * fields.c implements extraction.
  */
 #include "fields_internal.h"
 

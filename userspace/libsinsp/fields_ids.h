@@ -1,4 +1,4 @@
-/* fields_ids.h - ids of the catalogue fields (generated once from spec/fields.tsv). */
+/* fields_ids.h - ids of the catalogue fields (one per entry of fields_catalogue.c). */
 #ifndef FIELDS_IDS_H
 #define FIELDS_IDS_H
 enum field_id {

@@ -1,6 +1,6 @@
 /*
  * filter.c - compiler of the sysdig filter language (filter.h,
- * spec/filters_fields.md §1-§3).
+ * docs/filters.md).
  *
  * The scanner reproduces the character-driven scanner of sysdig 0.29.3 so
  * that every filter it accepts means the same here and errors report the
@@ -29,6 +29,10 @@
 #include "event_table.h"
 
 #define ST_NEED_EXPR 0
+
+/* Deepest nesting of '(' accepted (filter.h FILTER_MAX_DEPTH): the compiled
+ * tree is then at most 2 * FILTER_MAX_DEPTH + 1 nodes deep, which bounds
+ * the recursion of preselect() and filter_eval_node(). */
 #define ST_DONE 1
 
 /* connectives, as the reference keeps them: the last one seen stays in force
@@ -756,6 +760,8 @@ static int parse_check(struct parser *p)
 		return -1;
 	if (p->f->nodes[node].special == SP_NONE)
 		p->f->nodes[node].special = (uint8_t)in_place_special(&p->f->nodes[node], &r);
+	if (vset_supported(&p->f->nodes[node]))
+		vset_build(&p->f->nodes[node]);
 	p->f->nodes[node].neg = (uint8_t)p->pending_not;
 	p->pending_not = 0;
 	add_term(&p->stack[p->depth - 1], node, p->last_op);
@@ -776,6 +782,9 @@ static int parse_char(struct parser *p, char c, int *state)
 	case '(':
 		if (*state != ST_NEED_EXPR)
 			return perr(p, "unexpected '(' after %.*s", (int)p->pos, p->s);
+		if (p->depth > FILTER_MAX_DEPTH)
+			return perr(p, "filter nested too deeply (more than %d levels of parentheses)",
+				    FILTER_MAX_DEPTH);
 		push_group(p, p->pending_not)->parent_conn = p->last_op;
 		p->pending_not = 0;
 		p->last_op = CONN_NONE;
@@ -828,42 +837,51 @@ static uint32_t io_field_flags(const struct fslot *sl)
 	return 0;
 }
 
+static __attribute__((noinline)) void preselect_check(struct filter *f, const struct fnode *nd,
+							uint8_t *mt, uint8_t *mf)
+{
+	const struct fslot *sl = nd->slot >= 0 ? &f->slots[nd->slot] : NULL;
+	int is_type = nd->special == SP_NONE && sl && is_field(&sl->ref, "evt.type");
+	uint32_t io = nd->special == SP_NONE ? io_field_flags(sl) : 0;
+	struct field_value v;
+
+	for (uint32_t t = 0; t < PPM_EVENT_MAX; t++) {
+		int r;
+
+		mt[t] = mf[t] = 1;
+		if (is_type && t != PPME_GENERIC_E && t != PPME_GENERIC_X &&
+		    g_event_info[t].name) {
+			memset(&v, 0, sizeof(v));
+			v.type = PT_CHARBUF;
+			v.str = g_event_info[t].name;
+			v.len = (uint32_t)strlen(v.str);
+		} else if (io) {
+			memset(&v, 0, sizeof(v));
+			v.type = PT_BOOL;
+			v.u = (g_event_info[t].flags & io) != 0;
+			v.i = (int64_t)v.u;
+		} else {
+			continue;
+		}
+		r = filter_compare(f, nd, &v);
+		mt[t] = (uint8_t)r;
+		mf[t] = (uint8_t)!r;
+	}
+}
+
 /* For each event type: can node n be true / false?  evt.type checks are
  * decided from the event name (except generic syscall events whose type
  * name comes from a parameter), evt.is_io* checks from the event flags;
- * every other check may be both. */
+ * every other check may be both.  Recursion depth: the tree's, bounded by
+ * FILTER_MAX_DEPTH; the frames stay small (the field value lives in
+ * preselect_check). */
 static void preselect(struct filter *f, int n, uint8_t *mt, uint8_t *mf)
 {
 	const struct fnode *nd = &f->nodes[n];
 	uint32_t t, i;
 
 	if (nd->kind == N_CHECK) {
-		const struct fslot *sl = nd->slot >= 0 ? &f->slots[nd->slot] : NULL;
-		int is_type = nd->special == SP_NONE && sl && is_field(&sl->ref, "evt.type");
-		uint32_t io = nd->special == SP_NONE ? io_field_flags(sl) : 0;
-		for (t = 0; t < PPM_EVENT_MAX; t++) {
-			struct field_value v;
-			int r;
-
-			mt[t] = mf[t] = 1;
-			if (is_type && t != PPME_GENERIC_E && t != PPME_GENERIC_X &&
-			    g_event_info[t].name) {
-				memset(&v, 0, sizeof(v));
-				v.type = PT_CHARBUF;
-				v.str = g_event_info[t].name;
-				v.len = (uint32_t)strlen(v.str);
-			} else if (io) {
-				memset(&v, 0, sizeof(v));
-				v.type = PT_BOOL;
-				v.u = (g_event_info[t].flags & io) != 0;
-				v.i = (int64_t)v.u;
-			} else {
-				continue;
-			}
-			r = filter_compare(f, nd, &v);
-			mt[t] = (uint8_t)r;
-			mf[t] = (uint8_t)!r;
-		}
+		preselect_check(f, nd, mt, mf);
 	} else {
 		uint8_t *kt = xrealloc(NULL, PPM_EVENT_MAX), *kf = xrealloc(NULL, PPM_EVENT_MAX);
 		int is_and = nd->kind == N_AND;
@@ -992,6 +1010,7 @@ void filter_free(struct filter *f)
 			free((void *)f->nodes[i].vals[j].s);
 		free(f->nodes[i].vals);
 		free(f->nodes[i].kids);
+		vset_free(&f->nodes[i]);
 	}
 	free(f->nodes);
 	free(f->slots);

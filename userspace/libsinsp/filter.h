@@ -1,5 +1,5 @@
 /*
- * filter.h - the sysdig filter language (spec/filters_fields.md).
+ * filter.h - the sysdig filter language (docs/filters.md).
  *
  * filter_compile() parses an expression such as
  *   proc.name=httpd and (fd.type=file or evt.buffer contains SELECT)
@@ -14,6 +14,11 @@
 #include "sinsp.h"
 
 struct filter;
+
+/* Deepest nesting of parentheses a filter may have; deeper filters are
+ * rejected with "filter nested too deeply" (every walk of the compiled
+ * tree is recursive, so this bounds the stack a filter can use). */
+#define FILTER_MAX_DEPTH 1000
 
 /* NULL on error, with a one-line message ("filter error at position N: ...")
  * in err. */

@@ -2,7 +2,7 @@
  * filter_eval.c - evaluation of a compiled filter (see filter.c for the
  * compiler and filter_internal.h for the tree).
  *
- * Semantics follow spec/filters_fields.md §2.1 and §3: a check whose field
+ * Semantics follow docs/filters.md: a check whose field
  * cannot be extracted is false for every operator (only "exists" looks at
  * extraction itself); groups short-circuit left to right; comparisons are
  * type-specific (strings byte-wise, integers signed/unsigned, buffers with
@@ -222,6 +222,9 @@ int filter_compare(struct filter *f, const struct fnode *c, struct field_value *
 		s = v->str ? v->str : "";
 		sl = v->len;
 	}
+	if (c->set)
+		return s ? vset_has_str(c, s, sl) :
+		       vset_has_int(c, c->ck == CK_SIGNED ? (uint64_t)val_i64(v) : val_u64(v));
 	for (i = 0; i < c->nvals; i++)
 		if (cmp_one(f, c, v, s, sl, &c->vals[i]))
 			return 1;
@@ -316,6 +319,8 @@ int eval_str_in(const char *str, const struct fnode *c)
 
 	if (!str)
 		return 0;
+	if (c->set)	/* 'in' only */
+		return vset_has_str(c, str, strlen(str));
 	for (i = 0; i < c->nvals; i++) {
 		const struct fvalue *w = &c->vals[i];
 
@@ -327,8 +332,9 @@ int eval_str_in(const char *str, const struct fnode *c)
 	return c->op == OP_NE;
 }
 
-static int eval_check(struct filter *f, struct sinsp *s, struct sinsp_evt *e,
-		      const struct fnode *c)
+/* not inlined: filter_eval_node recurses and keeps a small frame */
+static __attribute__((noinline)) int eval_check(struct filter *f, struct sinsp *s,
+						struct sinsp_evt *e, const struct fnode *c)
 {
 	struct field_value *v;
 

@@ -74,6 +74,7 @@ struct fnode {
 	uint32_t nvals;
 	int *kids;		/* groups: child node indexes */
 	uint32_t nkids;
+	struct vset *set;	/* large 'in' lists: the values hashed (filter_set.c) */
 };
 
 struct filter {
@@ -88,6 +89,15 @@ struct filter {
 	char scratch[FIELD_STRBUF_SIZE + 1];	/* NUL-terminated copy for glob */
 	struct field_value tmp;	/* ancestor values */
 };
+
+/* filter_set.c: from VSET_MIN values an 'in' check is answered by a hash
+ * lookup (string, buffer and integer kinds) */
+#define VSET_MIN 16
+int vset_supported(const struct fnode *c);
+int vset_build(struct fnode *c);	/* 0, or -1 (no memory: linear scan) */
+int vset_has_str(const struct fnode *c, const char *s, size_t n);
+int vset_has_int(const struct fnode *c, uint64_t key);
+void vset_free(struct fnode *c);
 
 /* filter_eval.c */
 int filter_eval_node(struct filter *f, struct sinsp *s, struct sinsp_evt *e, int n);

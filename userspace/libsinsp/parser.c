@@ -1,6 +1,6 @@
 /*
  * parser.c - how each event changes the libsinsp state
- * (spec/state_events.md, libsinsp e5c53d64 sinsp_parser).
+ * (docs/architecture.md, libsinsp e5c53d64 sinsp_parser).
  *
  * parse_event() first does the per-event bookkeeping of sinsp_parser::reset
  * (thread lookup, enter/exit pairing, fd of the event, error code, stored

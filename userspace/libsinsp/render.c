@@ -1,6 +1,6 @@
 /*
  * render.c - parameter rendering exactly as sysdig 0.29.3 prints it
- * (spec/param_types.md).  See render.h for how it fits with fields.c and
+ * (docs/event_table.md).  See render.h for how it fits with fields.c and
  * the formatter.  Nothing here allocates per event: everything is appended
  * to caller-owned, reused struct sbuf buffers.
  */

@@ -3,7 +3,7 @@
  * the small growable string buffer every output path writes into.
  *
  * render.c turns each parameter type into the exact text sysdig 0.29.3
- * prints (spec/param_types.md): fds "3(<f>/path)", errno names, flags,
+ * prints (docs/event_table.md): fds "3(<f>/path)", errno names, flags,
  * modes, socket addresses/tuples, fd lists, PT_DYN, relative paths,
  * uid/gid, signals, buffers (dots / ascii / hex / hexascii / base64).
  * fields.c, format.c and the chisel runtime all render through here.

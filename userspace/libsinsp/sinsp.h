@@ -3,7 +3,7 @@
  *
  * struct sinsp owns a libscap handle, the thread table and the per-process fd
  * tables.  sinsp_next() reads one event, updates the state exactly as the
- * libsinsp of sysdig 0.29.3 does (spec/state_events.md) and returns a
+ * libsinsp of sysdig 0.29.3 does (docs/architecture.md) and returns a
  * struct sinsp_evt that carries the event plus its resolved context (thread,
  * fd, paired enter event).  Rendering (render.c), fields (fields.c), the
  * formatter and the filter all work on struct sinsp_evt.

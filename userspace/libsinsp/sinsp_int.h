@@ -2,7 +2,7 @@
  * sinsp_int.h - private declarations of the libsinsp state engine.
  *
  * Shared by threads.c (thread table), fds.c (fd tables, fd naming),
- * parser.c (per-event state updates, spec/state_events.md) and sinsp.c
+ * parser.c (per-event state updates, docs/architecture.md) and sinsp.c
  * (open/close/next).  Nothing here is part of the public API (sinsp.h).
  */
 #ifndef SINSP_INT_H

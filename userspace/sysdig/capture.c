@@ -9,6 +9,7 @@
  */
 #include <signal.h>
 #include <stdarg.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,11 +31,64 @@
 #define OUT_FLUSH_SIZE (256 * 1024)
 
 static volatile sig_atomic_t g_stop;
+static struct chisel_runtime *volatile g_chisels;	/* interrupted with the loop */
 
+#define CHISEL_GRACE_SECS 1
+static volatile sig_atomic_t g_stop_sig;
+
+/* The first SIGINT/SIGTERM stops the capture (and a chisel stuck in Lua,
+ * and a blocking read or open: no SA_RESTART); the second one kills. */
 static void on_signal(int sig)
 {
-	(void)sig;
+	if (g_stop) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
 	g_stop = 1;
+	g_stop_sig = sig;
+	if (g_chisels) {
+		chisel_interrupt(g_chisels);
+		alarm(CHISEL_GRACE_SECS);
+	}
+}
+
+/* the grace time after a stop signal: a chisel still in Lua (a loop that
+ * LuaJIT compiled never runs the hook) ends the process as a second signal
+ * would */
+static void on_alarm(int sig)
+{
+	static const char msg[] = "chisel still running after the stop signal: exiting\n";
+
+	(void)sig;
+	if (!chisel_running())
+		return;
+	if (write(2, msg, sizeof(msg) - 1) < 0) {
+		/* nothing more to say */
+	}
+	signal(g_stop_sig, SIG_DFL);
+	raise(g_stop_sig);
+}
+
+static void catch_stop_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_alarm;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGALRM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* an error caused by the stop signal (interrupted read or chisel): a stop */
+static int stopped_by_signal(const char *err)
+{
+	return g_stop && (strstr(err, CHISEL_INTERRUPTED) || strstr(err, "nterrupted"));
 }
 
 /* -D: one timestamped line of what the capture does, on stderr (the
@@ -121,6 +175,15 @@ static void print_summary(FILE *out, const struct summary *sm)
 		fprintf(out, "%c %-16s%llu\n", rows[k].dir, rows[k].name, (unsigned long long)rows[k].n);
 }
 
+/* an error line; over the -P progress number when one is shown */
+static int g_progress_shown;
+
+static void error_line(const char *msg)
+{
+	fprintf(stderr, "%s%s\n", g_progress_shown ? "\r" : "", msg);
+	g_progress_shown = 0;
+}
+
 /* ---------------------------------------------------------- the writer */
 
 struct writer {
@@ -132,6 +195,7 @@ struct writer {
 	int index;		/* file number for rotation */
 	uint64_t events;	/* events in the current file */
 	uint64_t file_start_ts;
+	int failed;		/* the error was printed */
 	char path[4096];
 };
 
@@ -183,6 +247,26 @@ static const struct scap_metadata *writer_meta(struct writer *w, struct scap_met
 	return copy;
 }
 
+/* an output file that is one of the -r inputs would be truncated while
+ * being read: refused (same device and inode, whatever the names) */
+static int is_an_input(const struct cli_opts *o, const char *path)
+{
+	struct stat out, in;
+
+	if (stat(path, &out) != 0)
+		return 0;
+	for (int i = 0; i < o->ninputs; i++) {
+		int r = strcmp(o->inputs[i], "-") ? stat(o->inputs[i], &in) : fstat(0, &in);
+
+		if (r == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
+			fprintf(stderr, "refusing to write %s: it is the input file %s\n", path,
+				o->inputs[i]);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int writer_open(struct writer *w, uint64_t ts)
 {
 	char err[SCAP_ERRBUF_SIZE] = "";
@@ -213,19 +297,27 @@ static int writer_open(struct writer *w, uint64_t ts)
 	} else {
 		snprintf(w->path, sizeof(w->path), "%s", o->write_path);
 	}
-	w->d = scap_dump_open(w->path, o->compress, err);
-	if (!w->d) {
-		fprintf(stderr, "%s\n", err[0] ? err : "can't open the output file");
+	if (strcmp(w->path, "-") && is_an_input(o, w->path)) {
+		w->failed = 1;
 		return -1;
 	}
+	w->d = scap_dump_open(w->path, o->compress, err);
+	if (!w->d) {
+		error_line(err[0] ? err : "can't open the output file");
+		w->failed = 1;
+		return -1;
+	}
+	/* the metadata goes to the file at once: it is a valid capture from
+	 * the first moment */
 	if (w->meta) {
 		struct scap_metadata copy;
 		struct scap_threadinfo *tmp;
 		int rc = scap_dump_metadata(w->d, writer_meta(w, &copy, &tmp));
 
 		free(tmp);
-		if (rc != 0) {
-			fprintf(stderr, "%s\n", scap_dump_error(w->d));
+		if (rc != 0 || scap_dump_flush(w->d) != 0) {
+			error_line(scap_dump_error(w->d));
+			w->failed = 1;
 			return -1;
 		}
 	}
@@ -242,7 +334,9 @@ static int writer_close(struct writer *w)
 		return 0;
 	if (scap_dump_close(w->d, err) != 0) {
 		w->d = NULL;
-		fprintf(stderr, "%s\n", err[0] ? err : "error writing the output file");
+		if (!w->failed)
+			error_line(err[0] ? err : "error writing the output file");
+		w->failed = 1;
 		return -1;
 	}
 	w->d = NULL;
@@ -256,11 +350,11 @@ static int writer_event(struct writer *w, const struct sinsp_evt *e, uint32_t fl
 	int rotate = 0;
 
 	if (w->d) {
-		/* -C: sysdig 0.29.3 sees the bytes its writer has flushed, in
-		 * 8 KiB blocks, so a -C 1 file closes after the first event past
-		 * 1007616 bytes (measured: the same files as the reference) */
-		if (o->file_size_mb &&
-		    scap_dump_bytes(w->d) / 8192 * 8192 >= (uint64_t)o->file_size_mb * 1000000ULL)
+		/* -C: every byte counts (headers, metadata); the file stays
+		 * within N MB unless a single event is larger */
+		if (o->file_size_mb && w->events &&
+		    scap_dump_size(w->d) + SCAP_DUMP_BLOCK_MAX(e->scap.len) >
+			    (uint64_t)o->file_size_mb * 1000000ULL)
 			rotate = 1;
 		/* -G: whole seconds of event time, as 0.29.3 counts them: a file
 		 * whose first event is at 12:00:31.49 ends before 12:00:33 with
@@ -281,7 +375,8 @@ static int writer_event(struct writer *w, const struct sinsp_evt *e, uint32_t fl
 	if (!w->d && writer_open(w, e->scap.ts))
 		return -1;
 	if (scap_dump_event(w->d, &e->scap, e->scap.cpuid, flags) != 0) {
-		fprintf(stderr, "%s\n", scap_dump_error(w->d));
+		error_line(scap_dump_error(w->d));
+		w->failed = 1;
 		return -1;
 	}
 	w->events++;
@@ -327,6 +422,7 @@ struct run {
 	struct summary *sm;
 	struct output out;
 	struct writer w;
+	struct fleet *fleet;	/* --metrics-listen / --export, NULL: none */
 	uint64_t nread;		/* events read (passing the capture filter) */
 	uint64_t total;		/* events returned by the engine */
 	int stop;
@@ -373,6 +469,8 @@ static int handle_event(struct run *r, struct sinsp *s, struct sinsp_evt *e)
 		r->plugin_fmt = NULL;
 	}
 	r->total++;
+	if (r->fleet && !(r->total & 4095))
+		fleet_tick(r->fleet, s->scap);
 	if (r->flt && !o->display_filter)
 		pass = !e->rejected;	/* capture_filter() ran inside the parser */
 	if (!pass) {
@@ -389,6 +487,8 @@ static int handle_event(struct run *r, struct sinsp *s, struct sinsp_evt *e)
 	if (r->sm && !r->chisels && e->scap.type != PPME_CONTAINER_JSON_E &&
 	    e->scap.type != PPME_CONTAINER_JSON_2_E)
 		r->sm->count[summary_slot(e)]++;
+	if (r->fleet)
+		fleet_event(r->fleet, s, e);
 	if (r->w.o) {
 		rc = writer_event(&r->w, e, e->scap.dump_flags);
 		if (rc)
@@ -422,6 +522,7 @@ static void print_progress(struct scap *h, int final)
 	if (p < 0)
 		return;
 	fprintf(stderr, "\r%.2lf", p * 100.0);
+	g_progress_shown = !final;
 	if (final)
 		fputc('\n', stderr);
 }
@@ -514,7 +615,7 @@ static const char *filter_comm(const char *f, char *buf, size_t len)
  */
 static int is_raw_dump(const struct run *r, const struct sinsp *s)
 {
-	return s->is_live && r->o->write_path && !r->flt && !r->chisels && !r->sm;
+	return s->is_live && r->o->write_path && !r->flt && !r->chisels && !r->sm && !r->fleet;
 }
 
 /* the next event from the engine, without the state engine */
@@ -546,7 +647,7 @@ static int nothing_reads_fds(const struct run *r)
 {
 	const struct cli_opts *o = r->o;
 
-	return o->quiet && !r->chisels && !r->sm && !o->display_filter && r->flt &&
+	return o->quiet && !r->chisels && !r->sm && !r->fleet && !o->display_filter && r->flt &&
 	       filter_only_proc_name(r->flt);
 }
 
@@ -595,6 +696,14 @@ static int run_source(struct run *r, struct scap *h)
 		r->w.meta = &h->meta;
 		r->w.s = s;
 		r->w.flt = r->o->filter_proclist ? r->flt : NULL;
+		/* the file exists, with its metadata, from the start: a signal
+		 * before the first event still leaves a valid capture (a -G
+		 * name from the first event's time must wait for it) */
+		if (!r->w.d && !(r->o->rotate_secs && !s->is_live) &&
+		    writer_open(&r->w, (uint64_t)time(NULL) * 1000000000ULL)) {
+			sinsp_close(s);
+			return 1;
+		}
 	}
 	if (progress)
 		fputs("\r", stderr);
@@ -607,6 +716,8 @@ static int run_source(struct run *r, struct scap *h)
 		int n = raw ? raw_next(s, h, &e) : sinsp_next(s, &e);
 
 		if (n == SCAP_TIMEOUT) {
+			if (r->fleet)
+				fleet_tick(r->fleet, h);
 			/* live: on_interval keeps its pace without events */
 			if (r->chisels && chisel_tick(r->chisels, r->err, sizeof(r->err)) < 0) {
 				fprintf(stderr, "%s\n", r->err);
@@ -619,17 +730,26 @@ static int run_source(struct run *r, struct scap *h)
 			break;
 		if (n != SCAP_SUCCESS) {
 			out_flush(&r->out);
-			fprintf(stderr, "%s\n", s->err[0] ? s->err : "error reading events");
+			if (stopped_by_signal(s->err))
+				break;
+			error_line(s->err[0] ? s->err : "error reading events");
 			rc = 1;
 			break;
+		}
+		if (r->o->recover && h->recovered) {
+			out_flush(&r->out);
+			error_line(h->note);
+			h->recovered = 0;
 		}
 		if (progress && r->total % 10000 == 9999)
 			print_progress(h, 0);
 		n = handle_event(r, s, &e);
+		if (n < 0 && stopped_by_signal(r->err))
+			break;
 		if (n < 0) {
 			out_flush(&r->out);
 			if (r->err[0])
-				fprintf(stderr, "%s\n", r->err);
+				error_line(r->err);
 			rc = 1;
 			r->stop = 1;
 			break;
@@ -639,11 +759,15 @@ static int run_source(struct run *r, struct scap *h)
 			break;
 		}
 	}
-	if (progress) {
+	if (progress && !rc) {	/* after an error, its line is the last one */
 		fputs("\r\r", stderr);
 		print_progress(h, 1);
 	}
+	if (r->fleet)
+		fleet_tick(r->fleet, h);
 	out_flush(&r->out);
+	if (r->chisels)
+		chisel_interrupt_clear(r->chisels);	/* on_capture_end runs; a second signal kills */
 	if (r->chisels && chisel_capture_end(r->chisels, r->err, sizeof(r->err)) < 0) {
 		fprintf(stderr, "%s\n", r->err);
 		rc = 1;
@@ -651,6 +775,11 @@ static int run_source(struct run *r, struct scap *h)
 	fflush(stdout);
 	if (r->w.d && writer_close(&r->w))
 		rc = 1;
+	if (r->o->recover && h->skipped_regions) {
+		fprintf(stderr, "--recover: skipped %llu damaged regions (%llu bytes)\n",
+			(unsigned long long)h->skipped_regions, (unsigned long long)h->skipped_bytes);
+		rc = 1;
+	}
 	debug_log(r->o, "%s: end of capture, %llu events read, %llu passed the filter, %llu suppressed by -U",
 		  h->ops->name, (unsigned long long)r->total, (unsigned long long)r->nread,
 		  (unsigned long long)scap_suppressed_count(h));
@@ -697,8 +826,9 @@ static int setup_chisels(struct run *r)
 		if (chisel_load(r->chisels, o->chisels[i].name, o->chisels[i].args, r->err,
 				sizeof(r->err)) < 0)
 			return -1;
+	g_chisels = r->chisels;
 	if (chisel_init(r->chisels, r->err, sizeof(r->err)) < 0)
-		return -1;
+		return stopped_by_signal(r->err) ? 0 : -1;
 	if (chisel_global_filter(r->chisels) && !o->filter)
 		o->filter = strdup(chisel_global_filter(r->chisels));
 	/* sysdig.set_snaplen of a chisel (spy_file, echo_fds...) sizes the
@@ -736,6 +866,7 @@ int run_capture(struct cli_opts *o)
 	const char *fmt = o->format;
 	int status = 0;
 
+	catch_stop_signals();
 	r.o = o;
 	r.out.unbuffered = o->unbuffered;
 	if (!fmt && o->source)
@@ -766,9 +897,13 @@ int run_capture(struct cli_opts *o)
 		if (!r.sm)
 			return 1;
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGPIPE, SIG_IGN);
+	r.fleet = fleet_start(&o->fleet, r.err, sizeof(r.err));
+	if (!r.fleet && r.err[0]) {
+		fprintf(stderr, "%s\n", r.err);
+		return 1;
+	}
+	if (r.chisels && fleet_metrics(r.fleet))
+		chisel_set_metrics_sink(r.chisels, metrics_publish, fleet_metrics(r.fleet));
 
 	if (o->source) {
 		char err[SCAP_ERRBUF_SIZE] = "";
@@ -787,6 +922,7 @@ int run_capture(struct cli_opts *o)
 
 		if (o->progress) {
 			fprintf(stderr, "the -P flag cannot be used with live captures.\n");
+			fleet_finish(r.fleet, 0, &g_stop);
 			return 1;
 		}
 		lo.driver = (enum scap_live_driver)o->driver;
@@ -799,17 +935,25 @@ int run_capture(struct cli_opts *o)
 		h = scap_open_live(&lo, err);
 		if (!h) {
 			fprintf(stderr, "%s\n", err[0] ? err : "cannot open the live capture");
-			return 1;
+			status = 1;
+		} else {
+			status = run_source(&r, h);
 		}
-		status = run_source(&r, h);
 	}
-	for (int i = 0; i < o->ninputs && !r.stop && !g_stop; i++) {
+	/* the first input is opened even after an early signal: its -w file
+	 * then holds the metadata (valid, no events) */
+	for (int i = 0; i < o->ninputs && !r.stop && (i == 0 || !g_stop); i++) {
 		char err[SCAP_ERRBUF_SIZE] = "";
 		struct scap *h;
 
 		debug_log(o, "starting offline capture of %s", o->inputs[i]);
 		h = scap_open_file(o->inputs[i], err);
 
+		if (h)
+			h->recover = o->recover;
+
+		if (!h && stopped_by_signal(err))
+			break;
 		if (!h) {
 			out_flush(&r.out);
 			fprintf(stderr, "%s\n", err[0] ? err : "can't open file");
@@ -820,6 +964,8 @@ int run_capture(struct cli_opts *o)
 		if (status)
 			break;
 	}
+	if (fleet_finish(r.fleet, o->ninputs > 0 && !status, &g_stop))
+		status = 1;
 	if (strchr(fmt, '\x1b') && !o->json && !o->quiet && !r.chisels)
 		fputs("\x1b[00m", stdout);
 	if (r.sm)
@@ -829,6 +975,7 @@ int run_capture(struct cli_opts *o)
 	formatter_free(r.plugin_fmt);
 	if (r.flt)
 		filter_free(r.flt);
+	g_chisels = NULL;
 	if (r.chisels) {
 		if (chisel_run_app(r.chisels) && !status)
 			o->rerun = strdup(chisel_run_app(r.chisels));

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include "fleet.h"
 
 #define SYSDIG_VERSION "0.29.3"	/* the sysdig we are compatible with */
 #ifndef SYSDIGC_VERSION
@@ -56,6 +57,7 @@ struct cli_opts {
 	int driver;			/* enum scap_live_driver */
 	int unbuffered;
 	int page_faults;		/* --page-faults */
+	int recover;			/* --recover: skip damaged parts of -r files */
 	uint64_t buffer_bytes;		/* --buffer-bytes-per-cpu, 0: default */
 	struct cli_chisel chisels[MAX_CHISELS];
 	int nchisels;
@@ -72,6 +74,7 @@ struct cli_opts {
 	const char *plugin_config_file;	/* --plugin-config-file */
 	struct plugin *source;		/* -I: the source plugin (plugin.h) */
 	char *rerun;			/* a chisel's sysdig.run_app arguments */
+	struct fleet_opts fleet;		/* --metrics-listen, --export (fleet.h) */
 };
 
 /* plugin_cli.c */

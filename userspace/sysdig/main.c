@@ -1,6 +1,6 @@
 /*
  * main.c - sysdig command line: option parsing (sysdig 0.29.3 compatible,
- * spec/cli_output.md), listing commands, then the capture (capture.c).
+ * docs/filters.md, sysdig-c(8)), listing commands, then the capture (capture.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -33,6 +33,7 @@ enum {
 	OPT_PLUGIN_CONFIG,
 	OPT_PAGE_FAULTS,
 	OPT_BUFFER_BYTES,
+	OPT_RECOVER,
 };
 
 static const struct option g_long_opts[] = {
@@ -82,12 +83,14 @@ static const struct option g_long_opts[] = {
 	{ "unbuffered", no_argument, 0, OPT_UNBUFFERED },
 	{ "page-faults", no_argument, 0, OPT_PAGE_FAULTS },
 	{ "buffer-bytes-per-cpu", required_argument, 0, OPT_BUFFER_BYTES },
+	{ "recover", no_argument, 0, OPT_RECOVER },
 	{ "large-environment", no_argument, 0, OPT_LARGE_ENV },
 	{ "filter-proclist", no_argument, 0, OPT_FILTER_PROCLIST },
 	{ "cri", required_argument, 0, OPT_NO_CRI },
 	{ "cri-timeout", required_argument, 0, OPT_NO_CRI },
 	{ "node-name", required_argument, 0, OPT_NO_K8S },
 	{ "plugin-config-file", required_argument, 0, OPT_PLUGIN_CONFIG },
+	FLEET_LONG_OPTS,
 	{ 0, 0, 0, 0 },
 };
 
@@ -355,12 +358,18 @@ int main(int argc, char **argv)
 			return 0;
 		case OPT_UNBUFFERED: o.unbuffered = 1; break;
 		case OPT_PAGE_FAULTS: o.page_faults = 1; break;
+		case OPT_RECOVER: o.recover = 1; break;
 		case OPT_BUFFER_BYTES:
 			if (parse_int(optarg, &v) || v <= 0 || v > (1LL << 30))
 				return die("invalid --buffer-bytes-per-cpu (1 to 1073741824)");
 			o.buffer_bytes = (uint64_t)v;
 			break;
 		default:
+			if (c >= OPT_FLEET_BASE && c < OPT_FLEET_END) {
+				if (fleet_parse_opt(&o.fleet, c, optarg))
+					return 1;
+				break;
+			}
 			return 1;	/* getopt printed the message */
 		}
 	}
@@ -405,7 +414,7 @@ int main(int argc, char **argv)
 	}
 	o.filter = join_words(words + first, nwords - first);
 
-	if (o.write_path)
+	if (o.write_path || fleet_enabled(&o.fleet))
 		o.quiet = 1;
 	if (o.nchisels == 0 && !o.verbose)
 		g_render_opts.truncate = 1;

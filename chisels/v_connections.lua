@@ -1,0 +1,37 @@
+-- v_connections.lua - csysdig view "Connections" (sysdig-c).
+-- Same columns, filter and aggregations as sysdig 0.29.3's view of this id,
+-- so `csysdig --raw -v connections` prints the same rows.
+view_info = {
+	id = "connections",
+	name = "Connections",
+	description = "Network connections, one row per connection, with the bytes each way and the process that owns it.",
+	tips = {"Enter on a connection shows the processes using it.", "Sort by IN or OUT to find the busiest peers."},
+	tags = {"Default", "wsysdig"},
+	view_type = "table",
+	applies_to = {"", "container.id", "proc.pid", "thread.nametid", "proc.name", "thread.tid", "fd.sport", "fd.sproto", "fd.dport", "fd.dproto", "fd.port", "fd.proto", "fd.lport", "fd.rport", "evt.res", "k8s.pod.id", "k8s.rc.id", "k8s.rs.id", "k8s.svc.id", "k8s.ns.id", "marathon.app.id", "marathon.group.name", "mesos.task.id", "mesos.framework.name"},
+	filter = "(fd.type=ipv4 or fd.type=ipv6) and fd.name!=''",
+	drilldown_target = "incoming_connections",
+	use_defaults = true,
+	columns = {
+		{ name = "NA", field = "fd.name", is_key = true, tags = {"default"} },
+		{ name = "NA", field = "fd.containername", is_key = true, tags = {"containers"} },
+		{ name = "L4PROTO", field = "fd.l4proto", colsize = 8, description = "Protocol." },
+		{ name = "LIP", field = "fd.lip", colsize = 17, description = "Local address." },
+		{ name = "LPORT", field = "fd.lport", colsize = 8, description = "Local port." },
+		{ name = "RIP", field = "fd.rip", colsize = 17, description = "Remote address." },
+		{ name = "RPORT", field = "fd.rport", colsize = 8, description = "Remote port." },
+		{ name = "BPS IN", field = "evt.buflen.net.in", colsize = 12, aggregation = "TIME_AVG", is_sorting = true, description = "Network bytes received." },
+		{ name = "BPS OUT", field = "evt.buflen.net.out", colsize = 12, aggregation = "TIME_AVG", description = "Network bytes sent." },
+		{ name = "IOPS", field = "evt.count", colsize = 12, aggregation = "TIME_AVG", description = "Events (per second where the column is a rate)." },
+		{ name = "Container", field = "container.name", colsize = 20, tags = {"containers"}, description = "Container name (host for processes outside containers)." },
+		{ name = "Command", field = "proc.exeline", colsize = 0, aggregation = "MAX", description = "Command line of the process." },
+	},
+	actions = {
+		{ hotkey = "c", command = "tcpdump -niany host %fd.lip and host %fd.rip and port %fd.lport and port %fd.rport", description = "tcpdump connection" },
+		{ hotkey = "l", command = "tcpdump -niany host %fd.lip", description = "tcpdump local IP" },
+		{ hotkey = "n", command = "nslookup %fd.rip", description = "nslookup remote IP" },
+		{ hotkey = "P", command = "ping %fd.rip", description = "ping remote IP", wait_finish = false },
+		{ hotkey = "r", command = "tcpdump -niany host %fd.rip", description = "tcpdump remote IP" },
+		{ hotkey = "t", command = "traceroute %fd.rip", description = "traceroute remote IP" },
+	},
+}

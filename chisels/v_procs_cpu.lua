@@ -1,0 +1,36 @@
+-- v_procs_cpu.lua - csysdig view "Processes CPU" (sysdig-c).
+-- Same columns, filter and aggregations as sysdig 0.29.3's view of this id,
+-- so `csysdig --raw -v procs_cpu` prints the same rows.
+view_info = {
+	id = "procs_cpu",
+	name = "Processes CPU",
+	description = "Processes by CPU use, split into user and system time.",
+	tips = {"Enter on a process shows its threads."},
+	tags = {"Default", "wsysdig"},
+	view_type = "table",
+	applies_to = {"", "container.id", "fd.name", "fd.containername", "fd.sport", "fd.sproto", "evt.type", "fd.directory", "fd.containerdirectory", "fd.type", "k8s.pod.id", "k8s.rc.id", "k8s.rs.id", "k8s.svc.id", "k8s.ns.id", "marathon.app.id", "marathon.group.name", "mesos.task.id", "mesos.framework.name"},
+	filter = "evt.type!=switch",
+	drilldown_target = "threads",
+	use_defaults = true,
+	is_root = true,
+	columns = {
+		{ name = "NA", field = "thread.tid", is_key = true },
+		{ name = "NA", field = "proc.pid", is_groupby_key = true },
+		{ name = "PID", field = "proc.pid", colsize = 8, description = "Process id." },
+		{ name = "VPID", field = "proc.vpid", colsize = 8, tags = {"containers"}, description = "Process id inside its container." },
+		{ name = "TOT", field = "thread.cpu", colsize = 8, aggregation = "AVG", groupby_aggregation = "SUM", is_sorting = true, description = "CPU use, in percent of one core." },
+		{ name = "USER", field = "thread.cpu.user", colsize = 8, aggregation = "AVG", groupby_aggregation = "SUM", description = "CPU use in user mode." },
+		{ name = "SYS", field = "thread.cpu.system", colsize = 8, aggregation = "AVG", groupby_aggregation = "SUM", description = "CPU use in the kernel." },
+		{ name = "SYSCALLS", field = "evt.count", colsize = 9, aggregation = "TIME_AVG", groupby_aggregation = "SUM", description = "Events (per second where the column is a rate)." },
+		{ name = "CONTAINER", field = "container.name", colsize = 20, tags = {"containers"}, description = "Container name (host for processes outside containers)." },
+		{ name = "Command", field = "proc.exeline", colsize = 0, aggregation = "MAX", description = "Command line of the process." },
+	},
+	actions = {
+		{ hotkey = "9", command = "kill -9 %proc.pid", description = "kill -9 (force)", ask_confirmation = true, wait_finish = false },
+		{ hotkey = "c", command = "gcore %proc.pid", description = "dump a core file" },
+		{ hotkey = "g", command = "gdb -p %proc.pid", description = "attach gdb", wait_finish = false },
+		{ hotkey = "k", command = "kill %proc.pid", description = "kill", ask_confirmation = true, wait_finish = false },
+		{ hotkey = "l", command = "ltrace -p %proc.pid", description = "trace library calls" },
+		{ hotkey = "s", command = "gdb -p %proc.pid --batch --quiet -ex \"thread apply all bt full\" -ex \"quit\"", description = "print every thread's stack" },
+	},
+}

@@ -1,0 +1,21 @@
+-- v_spy_users.lua - csysdig view "Spy Users" (sysdig-c).
+-- Same columns, filter and aggregations as sysdig 0.29.3's view of this id,
+-- so `csysdig --raw -v spy_users` prints the same rows.
+view_info = {
+	id = "spy_users",
+	name = "Spy Users",
+	description = "Commands run by interactive users, one line each.",
+	tips = {"Shows shells' children: what people type on this machine."},
+	tags = {"Default"},
+	view_type = "list",
+	applies_to = {"", "container.id", "proc.pid", "thread.nametid", "thread.tid", "proc.name", "k8s.pod.id", "k8s.rc.id", "k8s.rs.id", "k8s.svc.id", "k8s.ns.id", "marathon.app.id", "marathon.group.name", "mesos.task.id", "mesos.framework.name"},
+	filter = "((evt.type=execve and evt.dir=<) or (evt.type=chdir and evt.dir=< and proc.name contains sh and not proc.name contains sshd)) and evt.failed=false",
+	use_defaults = true,
+	columns = {
+		{ name = "TIME", field = "evt.time", colsize = 12, description = "Time of the event." },
+		{ name = "USER", field = "user.name", colsize = 12, description = "User running the process." },
+		{ name = "SHELL", field = "proc.ppid", colsize = 8, description = "Parent process id." },
+		{ name = "Container", field = "container.name", colsize = 20, tags = {"containers"}, description = "Container name (host for processes outside containers)." },
+		{ name = "Command", field = "proc.exeline", colsize = 0, aggregation = "MAX", description = "Command line of the process." },
+	},
+}

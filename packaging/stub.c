@@ -1,0 +1,1 @@
+/* the shared libraries are made of the static archives (see CMakeLists.txt) */

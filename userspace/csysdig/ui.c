@@ -1,0 +1,695 @@
+#define _GNU_SOURCE
+/*
+ * ui.c - the ncurses front end of csysdig: the table of the current view,
+ * its header and the function-key bar, and the pages and menus on top of it
+ * (F1 help, F2 views, F7 view info, F8 actions, F9 sort, F4 filter, / search,
+ * F5/F6 text windows in ui_text.c).  Screens are redrawn with erase() and
+ * refresh(): ncurses sends only the cells that changed.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <curses.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "csysdig.h"
+#include "ui.h"
+
+static int g_curses_on;
+static volatile sig_atomic_t g_quit_signal;
+
+void ui_restore_terminal(void)
+{
+	if (g_curses_on) {
+		g_curses_on = 0;
+		printf("\033[?1000l\033[?1002l");	/* mouse reporting off */
+		fflush(stdout);
+		endwin();
+	}
+}
+
+static void on_quit_signal(int sig)
+{
+	g_quit_signal = sig;
+}
+
+static void on_fatal_signal(int sig)
+{
+	ui_restore_terminal();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+enum { CP_HEADER = 1, CP_SELECTED, CP_FKEY, CP_FDESC, CP_INFO, CP_ERROR, CP_MENU, CP_MENUSEL };
+
+static void init_colors(void)
+{
+	if (!has_colors())
+		return;
+	start_color();
+	use_default_colors();
+	init_pair(CP_HEADER, COLOR_BLACK, COLOR_GREEN);
+	init_pair(CP_SELECTED, COLOR_BLACK, COLOR_CYAN);
+	init_pair(CP_FKEY, COLOR_WHITE, -1);
+	init_pair(CP_FDESC, COLOR_BLACK, COLOR_CYAN);
+	init_pair(CP_INFO, COLOR_CYAN, -1);
+	init_pair(CP_ERROR, COLOR_WHITE, COLOR_RED);
+	init_pair(CP_MENU, COLOR_WHITE, COLOR_BLUE);
+	init_pair(CP_MENUSEL, COLOR_BLACK, COLOR_CYAN);
+}
+
+int ui_start_curses(struct ui *u)
+{
+	if (u->a->o.term_compat)
+		setenv("TERM", "xterm-1002", 1);
+	if (!newterm(NULL, stdout, stdin)) {
+		fprintf(stderr, "cannot use the terminal (TERM=%s); try --raw or TERM=xterm\n",
+			getenv("TERM") ? getenv("TERM") : "");
+		return -1;
+	}
+	g_curses_on = 1;
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	curs_set(0);
+	set_escdelay(25);
+	mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED, NULL);
+	mouseinterval(300);
+	init_colors();
+	return 0;
+}
+
+void ui_stop_curses(void)
+{
+	ui_restore_terminal();
+}
+
+/* ---- drawing helpers ---- */
+
+void ui_put(int y, int x, int w, const char *s, int attr)
+{
+	int n = 0;
+
+	if (y < 0 || y >= LINES || x >= COLS)
+		return;
+	if (w < 0 || x + w > COLS)
+		w = COLS - x;
+	attron(attr);
+	move(y, x);
+	for (; s && *s && n < w; s++, n++)
+		addch((unsigned char)(isprint((unsigned char)*s) ? *s : '.'));
+	for (; n < w; n++)
+		addch(' ');
+	attroff(attr);
+}
+
+static const char *view_title(struct ui *u, char *buf, size_t n)
+{
+	char *sel = app_selection_text(u->a);
+
+	snprintf(buf, n, "Viewing: %s For: %s", app_view(u->a)->name, *sel ? sel : "whole machine");
+	free(sel);
+	return buf;
+}
+
+static void draw_header(struct ui *u)
+{
+	struct app *a = u->a;
+	char buf[2048], src[1024];
+	char *f = app_complete_filter(a, 0);
+
+	ui_put(0, 0, -1, view_title(u, buf, sizeof(buf)), COLOR_PAIR(CP_INFO) | A_BOLD);
+	if (a->o.ninputs) {
+		double p = a->s && a->s->scap->ops->progress ? a->s->scap->ops->progress(a->s->scap) : -1;
+
+		if (a->eof || p < 0)
+			snprintf(src, sizeof(src), "Source: %s", a->o.inputs[a->input]);
+		else
+			snprintf(src, sizeof(src), "Source: %s (reading %.0f%%)", a->o.inputs[a->input], p * 100);
+	} else {
+		snprintf(src, sizeof(src), "Source: Live System%s", a->paused ? " (paused)" : "");
+	}
+	snprintf(buf, sizeof(buf), "%s  Filter: %s%s%s", src, *f ? f : "none",
+		 a->manual_filter[0] && !a->manual_is_sysdig ? "  Text: " : "",
+		 a->manual_filter[0] && !a->manual_is_sysdig ? a->manual_filter : "");
+	free(f);
+	ui_put(1, 0, -1, buf, COLOR_PAIR(CP_INFO));
+}
+
+static const struct fkey g_fkeys_table[] = {
+	{ "F1", "Help", KEY_F(1) }, { "F2", "Views", KEY_F(2) }, { "F4", "Filter", KEY_F(4) },
+	{ "F5", "Echo", KEY_F(5) }, { "F6", "Dig", KEY_F(6) }, { "F7", "Legend", KEY_F(7) },
+	{ "F8", "Actions", KEY_F(8) }, { "F9", "Sort", KEY_F(9) }, { "F12", "Spectro", KEY_F(12) },
+	{ "CTRL+F", "Search", 6 }, { "p", "Pause", 'p' }, { "F10", "Quit", KEY_F(10) }, { 0, 0, 0 },
+};
+
+void ui_draw_fkeys(struct ui *u, const struct fkey *keys)
+{
+	int x = 0;
+
+	u->nfkey_zones = 0;
+	move(LINES - 1, 0);
+	clrtoeol();
+	for (const struct fkey *k = keys; k->key && x < COLS; k++) {
+		int x0 = x;
+
+		ui_put(LINES - 1, x, (int)strlen(k->key), k->key, COLOR_PAIR(CP_FKEY) | A_BOLD);
+		x += (int)strlen(k->key);
+		ui_put(LINES - 1, x, (int)strlen(k->desc) + 1, k->desc, COLOR_PAIR(CP_FDESC));
+		x += (int)strlen(k->desc) + 1;
+		if (u->nfkey_zones < (int)(sizeof(u->fkey_zones) / sizeof(u->fkey_zones[0]))) {
+			u->fkey_zones[u->nfkey_zones].x0 = x0;
+			u->fkey_zones[u->nfkey_zones].x1 = x - 1;
+			u->fkey_zones[u->nfkey_zones].ch = k->ch;
+			u->nfkey_zones++;
+		}
+	}
+}
+
+/* width of printed column j on screen */
+static int col_width(struct ui *u, size_t j, int x)
+{
+	const struct table_col *c = table_val_col(&u->a->table, j);
+	int w = c->vc && c->vc->colsize > 0 ? c->vc->colsize : 0;
+
+	if (j + 1 == table_nvals(&u->a->table) || w == 0)
+		return COLS - x > 0 ? COLS - x : 0;
+	return w;
+}
+
+/* rows shown: the sample, without the rows the free-text filter drops */
+static int row_matches(struct ui *u, const struct row *r, const char *text)
+{
+	struct table *t = &u->a->table;
+	char buf[4096];
+
+	for (size_t j = 0; j < table_nvals(t); j++) {
+		const char *s = table_format(t, r, j, app_time_delta(u->a), 0, buf, sizeof(buf));
+
+		if (strstr(s, text))
+			return 1;
+	}
+	return 0;
+}
+
+void ui_rebuild_rows(struct ui *u)
+{
+	struct table *t = &u->a->table;
+	const char *text = !u->a->manual_is_sysdig ? u->a->manual_filter : "";
+
+	free(u->rows);
+	u->rows = malloc((t->nsample + 1) * sizeof(*u->rows));
+	u->nrows = 0;
+	for (size_t i = 0; i < t->nsample; i++)
+		if (!*text || row_matches(u, t->sample[i], text))
+			u->rows[u->nrows++] = t->sample[i];
+	if (u->sel >= u->nrows)
+		u->sel = u->nrows ? u->nrows - 1 : 0;
+}
+
+static int table_height(void)
+{
+	return LINES - 4 > 0 ? LINES - 4 : 0;
+}
+
+static void draw_table(struct ui *u)
+{
+	struct table *t = &u->a->table;
+	int h = table_height(), x = 0;
+	char buf[4096];
+
+	move(2, 0);
+	attron(COLOR_PAIR(CP_HEADER));
+	for (int i = 0; i < COLS; i++)
+		addch(' ');
+	attroff(COLOR_PAIR(CP_HEADER));
+	for (size_t j = 0; j < table_nvals(t) && x < COLS; j++) {
+		const struct table_col *c = table_val_col(t, j);
+		int w = col_width(u, j, x);
+		char name[256];
+
+		snprintf(name, sizeof(name), "%s", c->vc ? c->vc->name : c->ref.name);
+		ui_put(2, x, w, name, COLOR_PAIR(CP_HEADER) | ((int)j == t->sort_col ? A_BOLD | A_UNDERLINE : 0));
+		u->col_x[j < UI_MAX_COLS ? j : UI_MAX_COLS - 1] = x;
+		x += w + 1;
+	}
+	if (u->sel < u->top)
+		u->top = u->sel;
+	if (h && u->sel >= u->top + h)
+		u->top = u->sel - h + 1;
+	for (int i = 0; i < h; i++) {
+		int r = u->top + i, y = 3 + i;
+
+		move(y, 0);
+		clrtoeol();
+		if (r >= u->nrows)
+			continue;
+		x = 0;
+		int attr = r == u->sel ? COLOR_PAIR(CP_SELECTED) : 0;
+
+		if (attr)
+			ui_put(y, 0, -1, "", attr);
+		for (size_t j = 0; j < table_nvals(t) && x < COLS; j++) {
+			int w = col_width(u, j, x);
+			const char *s = table_format(t, u->rows[r], j, app_time_delta(u->a), w, buf, sizeof(buf));
+
+			ui_put(y, x, w, s, attr);
+			x += w + 1;
+		}
+	}
+	if (u->a->eof && u->nrows == 0 && h > 1)
+		ui_put(4, 2, -1, "No data for the current view.", A_BOLD);
+}
+
+static void draw_status(struct ui *u)
+{
+	if (u->msg[0]) {
+		ui_put(LINES - 2, 0, -1, u->msg, COLOR_PAIR(CP_ERROR));
+	} else {
+		char b[128];
+
+		snprintf(b, sizeof(b), "%d/%d", u->nrows ? u->sel + 1 : 0, u->nrows);
+		ui_put(LINES - 2, 0, -1, "", 0);
+		ui_put(LINES - 2, COLS - (int)strlen(b) - 1, (int)strlen(b), b, COLOR_PAIR(CP_INFO));
+	}
+}
+
+void ui_draw(struct ui *u)
+{
+	erase();
+	if (LINES < 5 || COLS < 20) {
+		ui_put(0, 0, -1, "terminal too small", A_BOLD);
+		refresh();
+		return;
+	}
+	if (u->a->text != TEXT_NONE) {
+		ui_text_draw(u);
+		refresh();
+		return;
+	}
+	draw_header(u);
+	draw_table(u);
+	draw_status(u);
+	ui_draw_fkeys(u, g_fkeys_table);
+	switch (u->mode) {
+	case UI_VIEWS: ui_menu_draw_views(u); break;
+	case UI_SORT: ui_menu_draw_sort(u); break;
+	case UI_ACTIONS: ui_menu_draw_actions(u); break;
+	case UI_HELP: ui_page_draw_help(u); break;
+	case UI_VIEWINFO: ui_page_draw_viewinfo(u, app_view(u->a)); break;
+	case UI_PROMPT: ui_prompt_draw(u); break;
+	default: break;
+	}
+	refresh();
+}
+
+void ui_message(struct ui *u, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(u->msg, sizeof(u->msg), fmt, ap);
+	va_end(ap);
+}
+
+/* ---- actions on the table ---- */
+
+void ui_restart_failed(struct ui *u)
+{
+	ui_message(u, "%s", u->a->err);
+}
+
+const struct row *ui_selected_row(struct ui *u)
+{
+	return u->nrows && u->sel < u->nrows ? u->rows[u->sel] : NULL;
+}
+
+static void drilldown(struct ui *u)
+{
+	const struct row *r = ui_selected_row(u);
+
+	if (!r)
+		return;
+	u->a->stack[u->a->depth].selected = u->sel;
+	if (app_drilldown(u->a, r) < 0) {
+		if (u->a->err[0])
+			ui_restart_failed(u);
+		else
+			ui_message(u, "no view to drill down into from %s", app_view(u->a)->name);
+		u->a->err[0] = 0;
+		return;
+	}
+	u->sel = u->top = 0;
+	u->nrows = 0;
+}
+
+static void drillup(struct ui *u)
+{
+	int prev_sel = u->a->depth > 0 ? u->a->stack[u->a->depth - 1].selected : 0;
+	int rc = app_drillup(u->a);
+
+	if (rc < 0)
+		ui_restart_failed(u);
+	if (rc == 0) {
+		u->sel = prev_sel;
+		u->top = 0;
+		u->nrows = 0;
+	}
+}
+
+int ui_set_view(struct ui *u, struct view *v)
+{
+	struct view *old = app_view(u->a);
+
+	if (app_switch_view(u->a, v) < 0) {
+		char e[sizeof(u->a->err)];
+
+		memcpy(e, u->a->err, sizeof(e));
+		app_switch_view(u->a, old);
+		ui_message(u, "%s", e);
+		return -1;
+	}
+	u->sel = u->top = 0;
+	u->nrows = 0;
+	return 0;
+}
+
+static void search_next(struct ui *u, int from)
+{
+	for (int k = 0; k < u->nrows; k++) {
+		int r = (from + k) % u->nrows;
+
+		if (row_matches(u, u->rows[r], u->search)) {
+			u->sel = r;
+			return;
+		}
+	}
+	ui_message(u, "not found: %s", u->search);
+}
+
+/* F4 text: a sysdig filter when it compiles and uses a field, else text
+ * matched against the rows */
+static void apply_filter(struct ui *u, const char *text)
+{
+	struct app *a = u->a;
+	char err[256];
+	struct field_ref fr;
+	struct filter *f = *text ? filter_compile(text, err, sizeof(err)) : NULL;
+	int is_sysdig = f && field_parse(text, &fr, err, sizeof(err)) > 0;
+
+	if (f)
+		filter_free(f);
+	snprintf(a->manual_filter, sizeof(a->manual_filter), "%s", text);
+	if (is_sysdig || a->manual_is_sysdig) {
+		a->manual_is_sysdig = is_sysdig;
+		if (app_start(a) < 0) {
+			ui_restart_failed(u);
+			a->manual_filter[0] = 0;
+			a->manual_is_sysdig = 0;
+			app_start(a);
+		}
+		u->sel = u->top = 0;
+		u->nrows = 0;
+		return;
+	}
+	ui_rebuild_rows(u);
+}
+
+static void prompt_done(struct ui *u, int ok)
+{
+	char text[sizeof(u->prompt_buf)];
+
+	snprintf(text, sizeof(text), "%s", u->prompt_buf);
+	u->mode = UI_TABLE;
+	if (!ok)
+		return;
+	switch (u->prompt_kind) {
+	case PROMPT_FILTER:
+		apply_filter(u, text);
+		break;
+	case PROMPT_SEARCH:
+		snprintf(u->search, sizeof(u->search), "%s", text);
+		if (*text)
+			search_next(u, u->sel);
+		break;
+	default:
+		ui_action_confirmed(u, ok);
+		break;
+	}
+}
+
+void ui_prompt_start(struct ui *u, enum prompt_kind kind, const char *label, const char *init)
+{
+	u->mode = UI_PROMPT;
+	u->prompt_kind = kind;
+	snprintf(u->prompt_label, sizeof(u->prompt_label), "%s", label);
+	snprintf(u->prompt_buf, sizeof(u->prompt_buf), "%s", init ? init : "");
+}
+
+void ui_prompt_draw(struct ui *u)
+{
+	char b[1200];
+
+	snprintf(b, sizeof(b), "%s%s_", u->prompt_label, u->prompt_buf);
+	ui_put(LINES - 2, 0, -1, b, COLOR_PAIR(CP_MENU) | A_BOLD);
+}
+
+/* 1 when the key was a prompt key */
+int ui_prompt_key(struct ui *u, int ch)
+{
+	size_t n = strlen(u->prompt_buf);
+
+	switch (ch) {
+	case 27:
+		prompt_done(u, 0);
+		return 1;
+	case '\n': case '\r': case KEY_ENTER:
+		prompt_done(u, 1);
+		return 1;
+	case KEY_BACKSPACE: case 127: case 8:
+		if (n)
+			u->prompt_buf[n - 1] = 0;
+		return 1;
+	default:
+		if (u->prompt_kind == PROMPT_CONFIRM) {
+			prompt_done(u, ch == 'y' || ch == 'Y');
+			return 1;
+		}
+		if (ch >= 32 && ch < 127 && n + 1 < sizeof(u->prompt_buf)) {
+			u->prompt_buf[n] = (char)ch;
+			u->prompt_buf[n + 1] = 0;
+		}
+		return 1;
+	}
+}
+
+static void sort_by(struct ui *u, int j)
+{
+	table_set_sort(&u->a->table, j);
+	table_sort(&u->a->table);
+	ui_rebuild_rows(u);
+}
+
+static int header_column(struct ui *u, int x)
+{
+	int n = (int)table_nvals(&u->a->table);
+
+	for (int j = n - 1; j >= 0; j--)
+		if (j < UI_MAX_COLS && x >= u->col_x[j])
+			return j;
+	return -1;
+}
+
+static int mouse_key(struct ui *u, int *ch)
+{
+	MEVENT me;
+
+	if (getmouse(&me) != OK)
+		return 0;
+	if (me.y == LINES - 1) {
+		for (int i = 0; i < u->nfkey_zones; i++)
+			if (me.x >= u->fkey_zones[i].x0 && me.x <= u->fkey_zones[i].x1) {
+				*ch = u->fkey_zones[i].ch;
+				return 1;
+			}
+		return 0;
+	}
+	if (u->mode != UI_TABLE || u->a->text != TEXT_NONE)
+		return 0;
+	if (me.y == 2 && (me.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED))) {
+		int j = header_column(u, me.x);
+
+		if (j >= 0)
+			sort_by(u, j);
+		return 0;
+	}
+	if (me.y >= 3 && me.y < 3 + table_height()) {
+		int r = u->top + me.y - 3;
+
+		if (r < u->nrows) {
+			u->sel = r;
+			if (me.bstate & BUTTON1_DOUBLE_CLICKED)
+				drilldown(u);
+		}
+	}
+	return 0;
+}
+
+static void move_sel(struct ui *u, int delta)
+{
+	int s = u->sel + delta;
+
+	if (s >= u->nrows)
+		s = u->nrows - 1;
+	if (s < 0)
+		s = 0;
+	u->sel = s;
+}
+
+static void start_text(struct ui *u, enum text_mode m)
+{
+	if (app_text_start(u->a, m, ui_selected_row(u)) < 0) {
+		ui_restart_failed(u);
+		app_text_stop(u->a);
+		app_start(u->a);
+		return;
+	}
+	u->text_top = 0;
+	u->text_follow = 1;
+}
+
+/* returns 1 to quit */
+static int table_key(struct ui *u, int ch)
+{
+	struct app *a = u->a;
+
+	switch (ch) {
+	case 'q': case KEY_F(10):
+		return 1;
+	case KEY_UP: move_sel(u, -1); break;
+	case KEY_DOWN: move_sel(u, 1); break;
+	case KEY_PPAGE: move_sel(u, -table_height()); break;
+	case KEY_NPAGE: move_sel(u, table_height()); break;
+	case KEY_HOME: u->sel = 0; break;
+	case KEY_END: move_sel(u, u->nrows); break;
+	case '\n': case '\r': case KEY_ENTER: drilldown(u); break;
+	case KEY_BACKSPACE: case 127: case 8: drillup(u); break;
+	case KEY_F(1): case 'h': case '?': u->mode = UI_HELP; break;
+	case KEY_F(2): ui_menu_open_views(u); break;
+	case KEY_F(4): case '\\':
+		ui_prompt_start(u, PROMPT_FILTER, "Filter: ", a->manual_filter);
+		break;
+	case '/': case 6:
+		ui_prompt_start(u, PROMPT_SEARCH, "Search: ", u->search);
+		break;
+	case 'n': case KEY_F(3):
+		if (u->search[0])
+			search_next(u, u->sel + 1);
+		break;
+	case KEY_F(5): case 'e': start_text(u, TEXT_ECHO); break;
+	case KEY_F(6): case 'd': start_text(u, TEXT_DIG); break;
+	case KEY_F(7): case 'l': u->mode = UI_VIEWINFO; break;
+	case KEY_F(8): ui_menu_open_actions(u); break;
+	case KEY_F(9): case '>': ui_menu_open_sort(u); break;
+	case KEY_F(12): ui_spectro_selection(u); break;
+	case 'p':
+		a->paused = !a->paused;
+		a->table.paused = a->paused;
+		break;
+	case KEY_DC: case 'c':
+		if (a->manual_filter[0])
+			apply_filter(u, "");
+		break;
+	default: {
+		static const char shifted[] = "!@#$%^&*(";
+		const char *p = ch > 0 && ch < 256 ? strchr(shifted, ch) : NULL;
+
+		if (p)
+			sort_by(u, (int)(p - shifted));
+		break;
+	}
+	}
+	return 0;
+}
+
+/* returns 1 to quit */
+static int handle_key(struct ui *u, int ch)
+{
+	if (ch == KEY_RESIZE)
+		return 0;
+	if (ch == KEY_MOUSE && !mouse_key(u, &ch))
+		return 0;
+	u->msg[0] = 0;
+	if (u->mode == UI_PROMPT)
+		return ui_prompt_key(u, ch), 0;
+	if (u->a->text != TEXT_NONE)
+		return ui_text_key(u, ch);
+	switch (u->mode) {
+	case UI_VIEWS: return ui_menu_key_views(u, ch);
+	case UI_SORT: return ui_menu_key_sort(u, ch);
+	case UI_ACTIONS: return ui_menu_key_actions(u, ch);
+	case UI_HELP: case UI_VIEWINFO:
+		if (ch == 'q' || ch == KEY_F(10))
+			return 1;
+		u->mode = UI_TABLE;
+		return 0;
+	default:
+		return table_key(u, ch);
+	}
+}
+
+int ui_run(struct app *a)
+{
+	static struct ui u;
+	int quit = 0;
+
+	u.a = a;
+	atexit(ui_restore_terminal);
+	signal(SIGINT, on_quit_signal);
+	signal(SIGTERM, on_quit_signal);
+	signal(SIGHUP, on_quit_signal);
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGSEGV, on_fatal_signal);
+	signal(SIGABRT, on_fatal_signal);
+	signal(SIGBUS, on_fatal_signal);
+	if (ui_start_curses(&u) < 0)
+		return 1;
+	ui_draw(&u);
+	while (!quit && !g_quit_signal) {
+		int changed = 0, ch, rc = 0;
+
+		if (!a->paused && !a->eof) {
+			rc = app_step(a, a->o.ninputs ? 20000 : 2000);
+			if (rc < 0) {
+				ui_message(&u, "%s", a->err);
+				a->eof = 1;
+			}
+			if (rc == 1 || rc == 2) {
+				if (a->text == TEXT_NONE)
+					ui_rebuild_rows(&u);
+				changed = 1;
+			}
+			if (a->text != TEXT_NONE)
+				changed = 1;
+			if (a->o.ninputs && !a->eof)
+				changed = 1;	/* progress */
+		}
+		while ((ch = getch()) != ERR) {
+			quit = handle_key(&u, ch);
+			changed = 1;
+			if (quit)
+				break;
+		}
+		if (changed)
+			ui_draw(&u);
+		if (!changed || a->eof || a->paused || rc == 0)
+			napms(a->eof || a->paused ? 20 : 2);
+	}
+	ui_restore_terminal();
+	free(u.rows);
+	return 0;
+}
