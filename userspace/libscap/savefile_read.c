@@ -1136,5 +1136,6 @@ void scap_close(struct scap *h)
 	if (h->ops && h->ops->close)
 		h->ops->close(h);
 	scap_metadata_free(&h->meta);
+	scap_suppress_free(h->suppress);
 	free(h);
 }

@@ -210,10 +210,13 @@ struct scap_engine_ops {
 	void (*close)(struct scap *h);
 };
 
+struct scap_suppress;
+
 struct scap {
 	const struct scap_engine_ops *ops;
 	void *engine;		/* engine private state */
 	struct scap_metadata meta;
+	struct scap_suppress *suppress;	/* -U, NULL: none (suppress.c) */
 	char err[SCAP_ERRBUF_SIZE];
 	/* savefile --recover: set recover before reading; after a damaged
 	 * region was skipped, scap_next returns the next valid event with
@@ -228,9 +231,28 @@ struct scap {
 /* savefile engine (savefile_read.c). Returns NULL and fills err on error. */
 struct scap *scap_open_file(const char *path, char *err);
 
+/* suppress.c: leave out the processes named so (-U, as libscap does: the
+ * threads of the process table with that comm, the clone/execve children
+ * taking that comm, and the descendants of both, until their procexit).
+ * from_table (live): the process table of h is decided and loses them
+ * too. 0, or -1 (no memory). */
+int scap_suppress_comms(struct scap *h, const char *const *comms, int n, int from_table);
+/* 1 when evt comes from a suppressed thread (the set is updated) */
+int scap_suppress_event(struct scap_suppress *sp, const struct scap_evt *evt);
+void scap_suppress_table(struct scap_suppress *sp, struct scap_metadata *m);
+uint64_t scap_suppressed_count(const struct scap *h);
+void scap_suppress_free(struct scap_suppress *sp);
+
 static inline int scap_next(struct scap *h, struct scap_evt *evt)
 {
-	return h->ops->next(h, evt);
+	int rc;
+
+	do {
+		rc = h->ops->next(h, evt);
+		if (rc == SCAP_NEW_SECTION && h->suppress)
+			scap_suppress_table(h->suppress, &h->meta);
+	} while (rc == SCAP_SUCCESS && h->suppress && scap_suppress_event(h->suppress, evt));
+	return rc;
 }
 
 void scap_close(struct scap *h);
@@ -262,6 +284,9 @@ int scap_decode_params(struct scap_evt *evt);
 
 /* metadata helpers (scap_metadata.c) */
 void scap_metadata_free(struct scap_metadata *m);
+void scap_metadata_remove_thread(struct scap_metadata *m, uint32_t i);
+/* forget the user and group tables (-E) */
+void scap_metadata_drop_users(struct scap_metadata *m);
 struct scap_threadinfo *scap_metadata_add_thread(struct scap_metadata *m);
 struct scap_fdinfo *scap_thread_add_fd(struct scap_threadinfo *t);
 /* a zeroed slot at index n{users,groups,ipv4,ipv6}; the caller fills it

@@ -112,6 +112,25 @@ static void free_thread(struct scap_threadinfo *t)
 	free(t->cgroups);
 }
 
+void scap_metadata_remove_thread(struct scap_metadata *m, uint32_t i)
+{
+	if (i >= m->nthreads)
+		return;
+	free_thread(&m->threads[i]);
+	memmove(&m->threads[i], &m->threads[i + 1], (m->nthreads - i - 1) * sizeof(m->threads[0]));
+	m->nthreads--;
+}
+
+void scap_metadata_drop_users(struct scap_metadata *m)
+{
+	free(m->users);
+	free(m->groups);
+	m->users = NULL;
+	m->groups = NULL;
+	m->nusers = m->ngroups = 0;
+	m->has_userlist = 0;
+}
+
 void scap_metadata_free(struct scap_metadata *m)
 {
 	uint32_t i;

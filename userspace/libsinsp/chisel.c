@@ -669,11 +669,6 @@ void chisel_set_sinsp(struct chisel_runtime *rt, struct sinsp *s)
 	rt->s = s;
 }
 
-int chisel_count(const struct chisel_runtime *rt)
-{
-	return (int)rt->n;
-}
-
 int chisel_load(struct chisel_runtime *rt, const char *name, const char *args,
 		char *err, size_t errlen)
 {
@@ -1067,11 +1062,6 @@ int chisel_capture_end(struct chisel_runtime *rt, char *err, size_t errlen)
 const char *chisel_global_filter(const struct chisel_runtime *rt)
 {
 	return rt->set_filter;
-}
-
-const char *chisel_output_format(const struct chisel_runtime *rt)
-{
-	return rt->output_format;
 }
 
 uint32_t chisel_snaplen(const struct chisel_runtime *rt)

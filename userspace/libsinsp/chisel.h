@@ -58,7 +58,6 @@ int chisel_arg_counts(const char *name, int *required, int *optional,
 int chisel_consumes_next(const char *name, const char *next, const char *rest,
 			 char *err, size_t errlen);
 
-int chisel_count(const struct chisel_runtime *rt);
 /* on_init of every loaded chisel (before the capture is opened); called by
  * chisel_capture_start when not done yet.  0 or -1 with err. */
 int chisel_init(struct chisel_runtime *rt, char *err, size_t errlen);
@@ -83,7 +82,6 @@ void chisel_set_metrics_sink(struct chisel_runtime *rt, chisel_metrics_sink fn, 
 
 /* requests made by chisels, for the CLI to apply */
 const char *chisel_global_filter(const struct chisel_runtime *rt); /* sysdig.set_filter or NULL */
-const char *chisel_output_format(const struct chisel_runtime *rt); /* set_output_format or NULL */
 uint32_t chisel_snaplen(const struct chisel_runtime *rt);	    /* 0 = not set */
 const char *chisel_run_app(const struct chisel_runtime *rt);	    /* run_app args or NULL */
 /* From a signal handler: make the Lua code running now (or next) fail with

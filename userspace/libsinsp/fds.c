@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "render.h"
 #include "sinsp_int.h"
 
 /* ------------------------------------------------------------------ */
@@ -388,6 +389,23 @@ static char *put_ip4_port(char *p, const uint8_t *ip, uint16_t port)
 	return put_u32(p, port);
 }
 
+/* a port as text: its service name with -R, else the number in tmp */
+static const char *port_str(uint16_t port, char tmp[8])
+{
+	const char *name = render_port_name(port);
+
+	if (name)
+		return name;
+	snprintf(tmp, 8, "%u", port);
+	return tmp;
+}
+
+/* the all-numbers fast paths need room for 45 bytes and no -R */
+static int numeric_fits(size_t size)
+{
+	return size >= 45 && !g_render_opts.resolve_ports;
+}
+
 /* "a.b.c.d:sport->e.f.g.h:dport" and its NUL: at most 45 bytes */
 static void put_ip4_tuple(char *p, const uint8_t *sip, uint16_t sport, const uint8_t *dip,
 			  uint16_t dport)
@@ -434,20 +452,20 @@ void fd_tuple_name_by_proto(const struct sinsp_fdinfo *fdi, char *buf, size_t si
 
 void fd_tuple_name(const struct sinsp_fdinfo *fdi, char *buf, size_t size)
 {
-	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
+	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN], ta[8], tb[8];
 	int af = (fdi->type == SCAP_FD_IPV6_SOCK || fdi->type == SCAP_FD_IPV6_SERVSOCK) ? AF_INET6 : AF_INET;
 
-	if (fdi->type == SCAP_FD_IPV4_SOCK && size >= 45) {
+	if (fdi->type == SCAP_FD_IPV4_SOCK && numeric_fits(size)) {
 		put_ip4_tuple(buf, fdi->sip, fdi->sport, fdi->dip, fdi->dport);
 		return;
 	}
 	ip_str(af, fdi->sip, a, sizeof(a));
 	if (fdi->type == SCAP_FD_IPV4_SERVSOCK || fdi->type == SCAP_FD_IPV6_SERVSOCK) {
-		snprintf(buf, size, "%s:%u", a, fdi->sport);
+		snprintf(buf, size, "%s:%s", a, port_str(fdi->sport, ta));
 		return;
 	}
 	ip_str(af, fdi->dip, b, sizeof(b));
-	snprintf(buf, size, "%s:%u->%s:%u", a, fdi->sport, b, fdi->dport);
+	snprintf(buf, size, "%s:%s->%s:%s", a, port_str(fdi->sport, ta), b, port_str(fdi->dport, tb));
 }
 
 /* libsinsp's g_invalidchar: control characters become '.' */
@@ -497,7 +515,7 @@ void ss_copy_sanitized(char *dst, size_t size, const char *src, size_t srclen)
 
 void ss_render_socktuple(const uint8_t *v, uint32_t len, char *buf, size_t size)
 {
-	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
+	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN], ta[8], tb[8];
 	uint16_t sp, dp;
 
 	if (len == 0) {
@@ -507,7 +525,7 @@ void ss_render_socktuple(const uint8_t *v, uint32_t len, char *buf, size_t size)
 	if (v[0] == PPM_AF_INET && len >= 13) {
 		memcpy(&sp, v + 5, 2);
 		memcpy(&dp, v + 11, 2);
-		if (size >= 45) {
+		if (numeric_fits(size)) {
 			put_ip4_tuple(buf, v + 1, sp, v + 7, dp);
 			return;
 		}
@@ -553,7 +571,7 @@ void ss_render_socktuple(const uint8_t *v, uint32_t len, char *buf, size_t size)
 		snprintf(buf, size, "family %u", v[0]);
 		return;
 	}
-	snprintf(buf, size, "%s:%u->%s:%u", a, sp, b, dp);
+	snprintf(buf, size, "%s:%s->%s:%s", a, port_str(sp, ta), b, port_str(dp, tb));
 }
 
 /* name (made from a unix tuple as t says) is "src->dst path" for this one */

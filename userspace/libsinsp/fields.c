@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 #include "fields_internal.h"
+#include "plugin.h"
 #include "sinsp_int.h"
 #include "format.h"
 #include "render.h"
@@ -284,11 +285,49 @@ bad:
 	return SYNTAX_ERROR;
 }
 
+/* a field of a loaded plugin: name and an optional [argument] */
+static int parse_plugin_field(const char *text, size_t n, int plugin, int field,
+			      struct field_ref *out, char *err, size_t errlen)
+{
+	const struct plugin_field *pf = &plugin_at(plugin)->fields[field];
+	size_t total = n;
+
+	memset(out, 0, sizeof(*out));
+	out->id = FIELD_ID_PLUGIN;
+	out->plugin = plugin;
+	out->plugin_field = field;
+	out->type = pf->type == PLUGIN_FIELD_UINT64 ? PT_UINT64 : PT_CHARBUF;
+	out->arg_index = -1;
+	if (text[n] == '[') {
+		const char *close = strchr(text + n + 1, ']');
+		size_t alen = close ? (size_t)(close - text - n - 1) : 0;
+
+		if (!close || alen >= sizeof(out->arg_name)) {
+			snprintf(err, errlen, "invalid field argument in %s", text);
+			return -1;
+		}
+		memcpy(out->arg_name, text + n + 1, alen);
+		out->arg_name[alen] = 0;
+		out->has_arg = 1;
+		total += alen + 2;
+	} else if (pf->arg_required) {
+		snprintf(err, errlen, "filter syntax error: %s", text);
+		return -1;
+	}
+	if (total >= sizeof(out->name)) {
+		snprintf(err, errlen, "field name too long: %s", text);
+		return -1;
+	}
+	memcpy(out->name, text, total);
+	out->name[total] = 0;
+	return (int)total;
+}
+
 int field_parse(const char *text, struct field_ref *out, char *err, size_t errlen)
 {
 	const struct field_def *best = NULL;
-	size_t bestlen = 0;
-	int r;
+	size_t bestlen = 0, pn;
+	int r, plugin = -1, pfield = -1;
 
 	for (size_t k = 0; k < g_field_ndefs; k++) {
 		size_t n = strlen(g_field_defs[k].name);
@@ -298,6 +337,9 @@ int field_parse(const char *text, struct field_ref *out, char *err, size_t errle
 			bestlen = n;
 		}
 	}
+	pn = plugin_count() ? plugin_field_lookup(text, &plugin, &pfield) : 0;
+	if (pn > bestlen)
+		return parse_plugin_field(text, pn, plugin, pfield, out, err, errlen);
 	if (!best)
 		return 0;
 	memset(out, 0, sizeof(*out));
@@ -529,9 +571,10 @@ static int extract_outputtime(struct sinsp *s, struct sinsp_evt *e, struct field
 	case 'r':
 		return set_reltime_str(v, ts - s->first_ts);
 	case 'd':
-		if (!ppm_event_is_enter(e->scap.type) && e->has_enter)
-			return set_reltime_str(v, ts - e->enter.ts);
-		return set_reltime_str(v, 0);
+		/* the thread's latency, as sysdig: 0 after an enter, exit - enter
+		 * after an exit, and switch events (which do not touch it) show
+		 * the last syscall's */
+		return set_reltime_str(v, e->thread ? e->thread->latency : 0);
 	case 'D': {
 		uint64_t d = g_have_prev_output ? ts - g_prev_output_ts : 0;
 
@@ -900,6 +943,16 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 		if (e->scap.type == PPME_SYSDIGEVENT_X)
 			return set_cstr(v, SYSDIGEVENT_NAME);
 		return set_cstr(v, render_evt_type(e));
+	case F_EVT_PLUGINNAME: {
+		const struct plugin *p = plugin_of_event(&e->scap);
+
+		return p ? set_cstr(v, p->name) : 0;
+	}
+	case F_EVT_PLUGININFO: {
+		const char *info = plugin_event_info(&e->scap);
+
+		return info ? set_cstr(v, info) : 0;
+	}
 	case F_EVT_ABSPATH: return extract_abspath(s, e, f, v);
 	case F_EVT_TYPE_IS:
 		return extract_type_is(e, f, v);
@@ -2108,6 +2161,15 @@ int field_extract(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *
 	v->len = 0;
 	v->pad9 = 0;
 	v->hex = 0;
+	if (f->id == FIELD_ID_PLUGIN) {
+		const char *str = NULL;
+		uint64_t u = 0;
+
+		if (!plugin_field_extract(f->plugin, f->plugin_field, f->has_arg ? f->arg_name : NULL,
+					  &e->scap, e->num, &str, &u))
+			return 0;
+		return str ? set_cstr(v, str) : set_u(v, PT_UINT64, u);
+	}
 	switch (n[0]) {
 	case 'e':
 		if (n[1] == 'v' && n[2] == 't' && n[3] == '.')

@@ -41,7 +41,11 @@ struct field_ref {
 	char name[96];		/* full text as written, e.g. "evt.arg.flags" */
 	uint64_t state;		/* per-reference memory of stateful fields
 				 * (evt.deltatime, evt.latency.human); starts 0 */
+	int plugin, plugin_field;	/* id FIELD_ID_PLUGIN: plugin.h indexes */
 };
+
+/* field_ref.id of a field of a loaded plugin (def is NULL then) */
+#define FIELD_ID_PLUGIN (-2)
 
 /* An extracted value.  str points into the event, the state or buf; it is
  * valid until the next extraction into the same struct. */

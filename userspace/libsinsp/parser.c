@@ -14,8 +14,11 @@
  * libsinsp itself would have stored, so that parsers see exactly the enter
  * events the reference sees.
  */
+#include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "sinsp_int.h"
 
 const char *evt_str(const struct scap_evt *e, uint32_t i, char *buf, size_t size, size_t *len)
@@ -588,6 +591,34 @@ static void execve_exepath(struct sinsp *s, struct sinsp_evt *evt, struct sinsp_
 	ss_set_str(&t->exepath, full, strlen(full));
 }
 
+#define SINSP_DRIVER_ENV_MAX 4096	/* the drivers' copy of an environment */
+#define SINSP_LARGE_ENV_MAX (1024 * 1024)
+
+/* --large-environment: the whole environment of a live process whose
+ * execve environment was cut by the driver (sysdig 0.29's rule: the value
+ * is exactly the driver's limit); kept as it is when /proc fails (the
+ * process may be gone already) */
+static void reload_large_env(struct sinsp_threadinfo *t)
+{
+	char path[64], *buf;
+	size_t len = 0;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%" PRId64 "/environ", t->tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	buf = malloc(SINSP_LARGE_ENV_MAX);
+	while (buf && len < SINSP_LARGE_ENV_MAX &&
+	       (n = read(fd, buf + len, SINSP_LARGE_ENV_MAX - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	if (buf && len > t->env_len)
+		ss_set_buf(&t->env, &t->env_len, (const uint8_t *)buf, (uint32_t)len);
+	free(buf);
+}
+
 static void parse_execve_exit(struct sinsp *s, struct sinsp_evt *evt)
 {
 	const struct scap_evt *e = &evt->scap;
@@ -608,6 +639,8 @@ static void parse_execve_exit(struct sinsp *s, struct sinsp_evt *evt)
 	else
 		ss_set_str(&t->comm, t->exe, strlen(t->exe));
 	copy_named_buf(e, "env", &t->env, &t->env_len);
+	if (s->large_env && s->is_live && t->env_len == SINSP_DRIVER_ENV_MAX)
+		reload_large_env(t);
 	copy_named_buf(e, "cgroups", &t->cgroups, &t->cgroups_len);
 	if (named_has(e, "tty"))
 		t->tty = (uint32_t)named_int(e, "tty", 0);

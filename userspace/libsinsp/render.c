@@ -5,6 +5,7 @@
  * to caller-owned, reused struct sbuf buffers.
  */
 #include <arpa/inet.h>
+#include <netdb.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -612,9 +613,34 @@ static int is_v4mapped(const uint8_t *a)
 	return memcmp(a, pfx, 12) == 0;
 }
 
+/* -R: the service name of a port (/etc/services, any protocol), cached;
+ * NULL when -R is off or the port has no name */
+const char *render_port_name(uint16_t port)
+{
+	static char **names;	/* [65536]; "" for a port without name */
+	struct servent *se;
+
+	if (!g_render_opts.resolve_ports)
+		return NULL;
+	if (!names && !(names = calloc(65536, sizeof(*names))))
+		return NULL;
+	if (!names[port]) {
+		se = getservbyport(htons(port), NULL);
+		names[port] = strdup(se && se->s_name ? se->s_name : "");
+		if (!names[port])
+			return NULL;
+	}
+	return names[port][0] ? names[port] : NULL;
+}
+
 static void put_port(struct sbuf *out, uint16_t port)
 {
-	sb_u64(out, port);
+	const char *name = render_port_name(port);
+
+	if (name)
+		sb_puts(out, name);
+	else
+		sb_u64(out, port);
 }
 
 static void render_sockaddr(const uint8_t *p, uint32_t len, struct sbuf *out)

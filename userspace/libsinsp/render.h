@@ -128,5 +128,7 @@ void render_fd_typechars(const struct sinsp_fdinfo *fd, struct sbuf *out);
 
 /* Little-endian loads that tolerate short parameters (missing bytes = 0) */
 uint64_t render_load_u(const uint8_t *p, uint32_t len, uint32_t size);
+/* -R: the service name of a port, NULL when -R is off or it has none */
+const char *render_port_name(uint16_t port);
 
 #endif

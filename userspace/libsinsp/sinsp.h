@@ -131,6 +131,9 @@ struct sinsp {
 	/* the thread a container event shows (the reference's per-container
 	 * thread: comm "container:ID", pid -1), reused; NULL until needed */
 	struct sinsp_threadinfo *container_thread;
+	/* --large-environment: live, an execve environment the driver cut at
+	 * SINSP_DRIVER_ENV_MAX bytes is read again from /proc/<tid>/environ */
+	int large_env;
 };
 
 /* open: takes ownership of the scap handle and loads its metadata */

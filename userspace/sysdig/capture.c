@@ -8,21 +8,26 @@
  * and a live -w without filter skips the state engine (is_raw_dump).
  */
 #include <signal.h>
+#include <stdarg.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 #include "chisel.h"
 #include "cli.h"
 #include "filter.h"
 #include "format.h"
+#include "plugin.h"
 #include "render.h"
 #include "sinsp.h"
 
 #define DEFAULT_FORMAT "*%evt.num %evt.outputtime %evt.cpu %proc.name (%thread.tid) %evt.dir %evt.type %evt.info"
 #define TTY_FORMAT "*%evt.num %evt.outputtime %evt.cpu \x1b[01;32m%proc.name\x1b[00m (\x1b[01;36m%proc.pid\x1b[00m.%thread.tid) %evt.dir \x1b[01;34m%evt.type\x1b[00m %evt.info"
+#define PLUGIN_FORMAT "*%evt.num %evt.datetime.s [%evt.pluginname] %evt.plugininfo"
+#define TTY_PLUGIN_FORMAT "*%evt.num %evt.datetime.s [\x1b[01;32m%evt.pluginname\x1b[00m] %evt.plugininfo"
 #define OUT_FLUSH_SIZE (256 * 1024)
 
 static volatile sig_atomic_t g_stop;
@@ -84,6 +89,27 @@ static void catch_stop_signals(void)
 static int stopped_by_signal(const char *err)
 {
 	return g_stop && (strstr(err, CHISEL_INTERRUPTED) || strstr(err, "nterrupted"));
+}
+
+/* -D: one timestamped line of what the capture does, on stderr (the
+ * format of sysdig's log: "MM-DD HH:MM:SS.uuuuuu message") */
+static void debug_log(const struct cli_opts *o, const char *fmt, ...)
+{
+	struct timeval tv;
+	struct tm tm;
+	char stamp[32];
+	va_list ap;
+
+	if (!o->debug)
+		return;
+	gettimeofday(&tv, NULL);
+	localtime_r(&tv.tv_sec, &tm);
+	strftime(stamp, sizeof(stamp), "%m-%d %H:%M:%S", &tm);
+	fprintf(stderr, "%s.%06ld ", stamp, (long)tv.tv_usec);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
 }
 
 /* ------------------------------------------------------------- summary */
@@ -164,12 +190,62 @@ struct writer {
 	const struct cli_opts *o;
 	struct scap_dumper *d;
 	const struct scap_metadata *meta;
+	struct sinsp *s;		/* --filter-proclist: the state the filter reads */
+	struct filter *flt;		/* --filter-proclist: NULL when off */
 	int index;		/* file number for rotation */
 	uint64_t events;	/* events in the current file */
 	uint64_t file_start_ts;
 	int failed;		/* the error was printed */
 	char path[4096];
 };
+
+/*
+ * --filter-proclist: whether the capture filter keeps a thread of the
+ * process table.  As sysdig does, the filter runs on a made-up read exit
+ * of that thread with no parameters and no fd.
+ */
+static int proclist_keeps(struct writer *w, const struct scap_threadinfo *t)
+{
+	static uint8_t hdr[PPM_EVT_HDR_LEN];
+	struct sinsp_evt e;
+	uint16_t type = PPME_SYSCALL_READ_X;
+	uint32_t len = PPM_EVT_HDR_LEN;
+
+	memset(&e, 0, sizeof(e));
+	memcpy(hdr + 8, &t->tid, 8);
+	memcpy(hdr + 16, &len, 4);
+	memcpy(hdr + 20, &type, 2);
+	e.scap.data = hdr;
+	e.scap.len = len;
+	e.scap.tid = t->tid;
+	e.scap.type = type;
+	e.info = &g_event_info[type];
+	e.thread = sinsp_get_thread(w->s, (int64_t)t->tid);
+	e.fd = -1;
+	return e.thread && filter_run(w->flt, w->s, &e);
+}
+
+/* the metadata to write: w->meta, or with --filter-proclist a copy whose
+ * process table holds only the threads the filter keeps (*tmp to free) */
+static const struct scap_metadata *writer_meta(struct writer *w, struct scap_metadata *copy,
+					       struct scap_threadinfo **tmp)
+{
+	const struct scap_metadata *m = w->meta;
+
+	*tmp = NULL;
+	if (!w->flt || !m->nthreads)
+		return m;
+	*copy = *m;
+	*tmp = malloc(m->nthreads * sizeof(**tmp));
+	if (!*tmp)
+		return m;
+	copy->threads = *tmp;
+	copy->nthreads = 0;
+	for (uint32_t i = 0; i < m->nthreads; i++)
+		if (proclist_keeps(w, &m->threads[i]))
+			(*tmp)[copy->nthreads++] = m->threads[i];
+	return copy;
+}
 
 /* an output file that is one of the -r inputs would be truncated while
  * being read: refused (same device and inode, whatever the names) */
@@ -199,7 +275,9 @@ static int writer_open(struct writer *w, uint64_t ts)
 	if (o->file_size_mb || o->rotate_secs || o->events_per_file) {
 		int idx = w->index;
 
-		if (o->file_limit && o->file_size_mb)
+		/* -W: a ring of W files (with -G too: 0.29.3 keeps the last W
+		 * slices rather than stopping, measured on files) */
+		if (o->file_limit)
 			idx %= (int)o->file_limit;
 		if (o->rotate_secs) {
 			char tb[4096];
@@ -231,10 +309,17 @@ static int writer_open(struct writer *w, uint64_t ts)
 	}
 	/* the metadata goes to the file at once: it is a valid capture from
 	 * the first moment */
-	if (w->meta && (scap_dump_metadata(w->d, w->meta) != 0 || scap_dump_flush(w->d) != 0)) {
-		error_line(scap_dump_error(w->d));
-		w->failed = 1;
-		return -1;
+	if (w->meta) {
+		struct scap_metadata copy;
+		struct scap_threadinfo *tmp;
+		int rc = scap_dump_metadata(w->d, writer_meta(w, &copy, &tmp));
+
+		free(tmp);
+		if (rc != 0 || scap_dump_flush(w->d) != 0) {
+			error_line(scap_dump_error(w->d));
+			w->failed = 1;
+			return -1;
+		}
 	}
 	w->events = 0;
 	w->file_start_ts = ts;
@@ -258,7 +343,7 @@ static int writer_close(struct writer *w)
 	return 0;
 }
 
-/* 1: stop the capture (-W reached with -G) */
+/* 0, or -1 on a write error (printed) */
 static int writer_event(struct writer *w, const struct sinsp_evt *e, uint32_t flags)
 {
 	const struct cli_opts *o = w->o;
@@ -271,16 +356,20 @@ static int writer_event(struct writer *w, const struct sinsp_evt *e, uint32_t fl
 		    scap_dump_size(w->d) + SCAP_DUMP_BLOCK_MAX(e->scap.len) >
 			    (uint64_t)o->file_size_mb * 1000000ULL)
 			rotate = 1;
-		if (o->rotate_secs && e->scap.ts - w->file_start_ts >= (uint64_t)o->rotate_secs * 1000000000ULL)
+		/* -G: whole seconds of event time, as 0.29.3 counts them: a file
+		 * whose first event is at 12:00:31.49 ends before 12:00:33 with
+		 * -G 2 (measured: same files as the reference with -G 1 and 2) */
+		if (o->rotate_secs &&
+		    (int64_t)(e->scap.ts / 1000000000ULL - w->file_start_ts / 1000000000ULL) >= o->rotate_secs)
 			rotate = 1;
-		if (o->events_per_file && w->events >= (uint64_t)o->events_per_file)
+		/* -e N: N events a file, the first file N - 1 (0.29.3 counts its
+		 * first event before it is written; measured on ref029_light) */
+		if (o->events_per_file && w->events + (w->index == 0) >= (uint64_t)o->events_per_file)
 			rotate = 1;
 		if (rotate) {
 			if (writer_close(w))
 				return -1;
 			w->index++;
-			if (o->rotate_secs && o->file_limit && w->index >= o->file_limit)
-				return 1;
 		}
 	}
 	if (!w->d && writer_open(w, e->scap.ts))
@@ -325,6 +414,9 @@ static void out_maybe_flush(struct output *out)
 struct run {
 	struct cli_opts *o;
 	struct formatter *fmt;
+	/* no -p and reading files: the plugin format, taken when the first
+	 * event is a plugin event (as sysdig 0.29.3 picks it), else dropped */
+	struct formatter *plugin_fmt;
 	struct filter *flt;
 	struct chisel_runtime *chisels;
 	struct summary *sm;
@@ -383,6 +475,15 @@ static int handle_event(struct run *r, struct sinsp *s, struct sinsp_evt *e)
 	r->past_leading = 1;
 	if (o->max_secs && e->scap.ts >= s->first_ts + o->max_secs * 1000000000ULL)
 		return 1;
+	if (r->plugin_fmt) {
+		if (e->scap.type == PPME_PLUGINEVENT_E) {
+			formatter_free(r->fmt);
+			r->fmt = r->plugin_fmt;
+		} else {
+			formatter_free(r->plugin_fmt);
+		}
+		r->plugin_fmt = NULL;
+	}
 	r->total++;
 	if (r->fleet && !(r->total & 4095))
 		fleet_tick(r->fleet, s->scap);
@@ -565,10 +666,23 @@ static int nothing_reads_fds(const struct run *r)
 	       filter_only_proc_name(r->flt);
 }
 
+/* what the options change in an engine before the state engine sees it:
+ * -E drops the user/group tables, -U suppresses comms */
+static int prepare_source(const struct cli_opts *o, struct scap *h)
+{
+	if (o->exclude_users)
+		scap_metadata_drop_users(&h->meta);
+	if (o->nsuppress && scap_suppress_comms(h, o->suppress, o->nsuppress, !o->ninputs) < 0) {
+		fprintf(stderr, "out of memory\n");
+		return -1;
+	}
+	return 0;
+}
+
 static int run_source(struct run *r, struct scap *h)
 {
 	char err[SCAP_ERRBUF_SIZE] = "";
-	struct sinsp *s = sinsp_open(h, err);
+	struct sinsp *s = prepare_source(r->o, h) ? NULL : sinsp_open(h, err);
 	struct sinsp_evt e;
 	int progress = r->o->progress || (r->o->write_path && r->o->ninputs);
 	int rc = 0, raw;
@@ -578,6 +692,7 @@ static int run_source(struct run *r, struct scap *h)
 		return 1;
 	}
 	s->is_live = r->o->ninputs == 0;
+	s->large_env = r->o->large_env;
 	if (r->flt && !r->o->display_filter) {
 		s->capture_filter = capture_filter;
 		s->capture_filter_ctx = r;
@@ -594,6 +709,8 @@ static int run_source(struct run *r, struct scap *h)
 	if (r->o->write_path) {
 		r->w.o = r->o;
 		r->w.meta = &h->meta;
+		r->w.s = s;
+		r->w.flt = r->o->filter_proclist ? r->flt : NULL;
 		/* the file exists, with its metadata, from the start: a signal
 		 * before the first event still leaves a valid capture (a -G
 		 * name from the first event's time must wait for it) */
@@ -606,6 +723,9 @@ static int run_source(struct run *r, struct scap *h)
 	if (progress)
 		fputs("\r", stderr);
 	raw = is_raw_dump(r, s);
+	debug_log(r->o, "%s: %u threads, %u users, %u groups in the process table; capture filter: %s%s",
+		  h->ops->name, h->meta.nthreads, h->meta.nusers, h->meta.ngroups,
+		  r->o->filter ? r->o->filter : "(none)", raw ? " (raw dump, no state engine)" : "");
 	memset(&e, 0, sizeof(e));
 	while (!g_stop) {
 		int n = raw ? raw_next(s, h, &e) : sinsp_next(s, &e);
@@ -675,11 +795,15 @@ static int run_source(struct run *r, struct scap *h)
 			(unsigned long long)h->skipped_regions, (unsigned long long)h->skipped_bytes);
 		rc = 1;
 	}
+	debug_log(r->o, "%s: end of capture, %llu events read, %llu passed the filter, %llu suppressed by -U",
+		  h->ops->name, (unsigned long long)r->total, (unsigned long long)r->nread,
+		  (unsigned long long)scap_suppressed_count(h));
 	if (r->o->verbose || s->is_live) {
 		struct scap_stats st = { 0 };
 
 		if (h->ops->get_stats)
 			h->ops->get_stats(h, &st);
+		st.n_suppressed += scap_suppressed_count(h);
 		if (r->o->verbose) {
 			double cpu = (double)clock() / CLOCKS_PER_SEC;
 
@@ -722,6 +846,10 @@ static int setup_chisels(struct run *r)
 		return stopped_by_signal(r->err) ? 0 : -1;
 	if (chisel_global_filter(r->chisels) && !o->filter)
 		o->filter = strdup(chisel_global_filter(r->chisels));
+	/* sysdig.set_snaplen of a chisel (spy_file, echo_fds...) sizes the
+	 * live capture's buffers */
+	if (chisel_snaplen(r->chisels))
+		o->snaplen = chisel_snaplen(r->chisels);
 	return 0;
 }
 
@@ -756,6 +884,8 @@ int run_capture(struct cli_opts *o)
 	catch_stop_signals();
 	r.o = o;
 	r.out.unbuffered = o->unbuffered;
+	if (!fmt && o->source)
+		fmt = isatty(STDOUT_FILENO) && !o->json ? TTY_PLUGIN_FORMAT : PLUGIN_FORMAT;
 	if (!fmt)
 		fmt = isatty(STDOUT_FILENO) && !o->json ? TTY_FORMAT : DEFAULT_FORMAT;
 	r.fmt = formatter_new(fmt, r.err, sizeof(r.err));
@@ -763,6 +893,9 @@ int run_capture(struct cli_opts *o)
 		fprintf(stderr, "%s\n", r.err);
 		return 1;
 	}
+	if (!o->format && !o->source && o->ninputs)
+		r.plugin_fmt = formatter_new(isatty(STDOUT_FILENO) && !o->json ? TTY_PLUGIN_FORMAT : PLUGIN_FORMAT,
+					     r.err, sizeof(r.err));
 	if (setup_chisels(&r) < 0) {
 		fprintf(stderr, "%s\n", r.err);
 		return 1;
@@ -787,7 +920,17 @@ int run_capture(struct cli_opts *o)
 	if (r.chisels && fleet_metrics(r.fleet))
 		chisel_set_metrics_sink(r.chisels, metrics_publish, fleet_metrics(r.fleet));
 
-	if (o->ninputs == 0) {
+	if (o->source) {
+		char err[SCAP_ERRBUF_SIZE] = "";
+		struct scap *h = plugin_open_source(o->source, o->input_params, err);
+
+		if (!h) {
+			fprintf(stderr, "%s\n", err);
+			return 1;
+		}
+		debug_log(o, "starting capture from the source plugin %s", o->source->name);
+		status = run_source(&r, h);
+	} else if (o->ninputs == 0) {
 		struct scap_live_opts lo = { 0 };
 		char err[SCAP_ERRBUF_SIZE] = "";
 		struct scap *h;
@@ -808,6 +951,7 @@ int run_capture(struct cli_opts *o)
 		lo.exit_only = o->exit_only;
 		lo.buffer_bytes_per_cpu = o->buffer_bytes;
 		live_pushdown(&r, &lo);
+		debug_log(o, "starting live capture");
 		h = scap_open_live(&lo, err);
 		if (!h) {
 			fprintf(stderr, "%s\n", err[0] ? err : "cannot open the live capture");
@@ -820,7 +964,10 @@ int run_capture(struct cli_opts *o)
 	 * then holds the metadata (valid, no events) */
 	for (int i = 0; i < o->ninputs && !r.stop && (i == 0 || !g_stop); i++) {
 		char err[SCAP_ERRBUF_SIZE] = "";
-		struct scap *h = scap_open_file(o->inputs[i], err);
+		struct scap *h;
+
+		debug_log(o, "starting offline capture of %s", o->inputs[i]);
+		h = scap_open_file(o->inputs[i], err);
 
 		if (h)
 			h->recover = o->recover;
@@ -845,11 +992,15 @@ int run_capture(struct cli_opts *o)
 		print_summary(stdout, r.sm);
 	fflush(stdout);
 	formatter_free(r.fmt);
+	formatter_free(r.plugin_fmt);
 	if (r.flt)
 		filter_free(r.flt);
 	g_chisels = NULL;
-	if (r.chisels)
+	if (r.chisels) {
+		if (chisel_run_app(r.chisels) && !status)
+			o->rerun = strdup(chisel_run_app(r.chisels));
 		chisel_runtime_free(r.chisels);
+	}
 	sb_free(&r.out.buf);
 	free(r.sm);
 	return status;

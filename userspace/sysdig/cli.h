@@ -10,9 +10,21 @@
 #include <stdio.h>
 #include "fleet.h"
 
-#define SYSDIG_VERSION "0.29.3"
+#define SYSDIG_VERSION "0.29.3"	/* the sysdig we are compatible with */
+#ifndef SYSDIGC_VERSION
+#define SYSDIGC_VERSION "0.0.0"	/* set by CMake from the project version */
+#endif
 #define MAX_INPUTS 64
 #define MAX_CHISELS 32
+#define MAX_SUPPRESS 32
+#define MAX_PLUGINS 16
+
+struct cli_plugin {
+	const char *name;	/* -H name or path */
+	const char *config;	/* init config, "" when none */
+};
+
+struct plugin;
 
 struct cli_chisel {
 	const char *name;
@@ -51,8 +63,27 @@ struct cli_opts {
 	uint64_t buffer_bytes;		/* --buffer-bytes-per-cpu, 0: default */
 	struct cli_chisel chisels[MAX_CHISELS];
 	int nchisels;
+	int exclude_users;		/* -E */
+	const char *suppress[MAX_SUPPRESS];	/* -U */
+	int nsuppress;
+	int large_env;			/* --large-environment */
+	int filter_proclist;		/* --filter-proclist */
+	struct cli_plugin plugins[MAX_PLUGINS];	/* -H, --plugin-config-file */
+	int nplugins;
+	const char *input_plugin;	/* -I name, NULL: none */
+	const char *input_params;	/* -I name:params */
+	int list_plugins;		/* -Il */
+	const char *plugin_config_file;	/* --plugin-config-file */
+	struct plugin *source;		/* -I: the source plugin (plugin.h) */
+	char *rerun;			/* a chisel's sysdig.run_app arguments */
 	struct fleet_opts fleet;		/* --metrics-listen, --export (fleet.h) */
 };
+
+/* plugin_cli.c */
+int plugin_option(struct cli_opts *o, int opt, const char *arg);
+/* loads the plugins of the options; -1: error (printed), 0: done (-Il),
+ * 1: go on with the capture */
+int plugins_setup(struct cli_opts *o);
 
 /* list.c */
 void list_fields(FILE *out, int verbose, int markdown);

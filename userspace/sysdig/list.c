@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "event_table.h"
 #include "fields.h"
+#include "plugin.h"
 
 #define FIELD_HIDDEN_FLAG 8	/* fields_internal.h: not listed by -l */
 
@@ -81,6 +82,46 @@ static void print_wrapped(FILE *out, const char *prefix, const char *text)
 	fputc('\n', out);
 }
 
+/* the fields of the loaded plugins, one class per plugin, in the layout
+ * of sysdig 0.29.3 (no class description) */
+static void list_plugin_fields(FILE *out, int verbose, int markdown)
+{
+	int listed = 0;
+
+	for (int i = 0; i < plugin_count(); i++) {
+		const struct plugin *p = plugin_at(i);
+
+		if (!p->nfields)
+			continue;
+		if (markdown && listed++)
+			fputc('\n', out);
+		if (markdown)
+			fprintf(out, "## Field Class: %s (plugin)\n\n\n\nName | Type | Description\n:----|:-----|:-----------\n",
+				p->name);
+		else
+			fprintf(out, "-------------------------------\n%-30s%s (plugin)\n\n", "Field Class:", p->name);
+		for (int k = 0; k < p->nfields; k++) {
+			const struct plugin_field *f = &p->fields[k];
+			const char *type = f->type == PLUGIN_FIELD_UINT64 ? "UINT64" : "CHARBUF";
+			char text[2048];
+
+			if (markdown) {
+				fprintf(out, "`%s` | %s | %s\n", f->name, type, f->desc);
+				continue;
+			}
+			if (strlen(f->name) >= 30)
+				fprintf(out, "%s\n%30s", f->name, "");
+			else
+				fprintf(out, "%-30s", f->name);
+			snprintf(text, sizeof(text), "%s%s%s%s", verbose ? "(Type: " : "", verbose ? type : "",
+				 verbose ? ") " : "", f->desc);
+			print_wrapped(out, NULL, text);
+		}
+		if (!markdown)
+			fputc('\n', out);
+	}
+}
+
 void list_fields(FILE *out, int verbose, int markdown)
 {
 	const struct field_info *cat;
@@ -121,6 +162,7 @@ void list_fields(FILE *out, int verbose, int markdown)
 		}
 		fputc('\n', out);
 	}
+	list_plugin_fields(out, verbose, markdown);
 }
 
 void list_events(FILE *out)
@@ -141,59 +183,246 @@ void list_events(FILE *out)
 
 void print_help(FILE *out)
 {
-	fputs("sysdig version " SYSDIG_VERSION "\n"
-	      "Usage: sysdig [options] [-p <output_format>] [filter]\n\n"
-	      "Options:\n"
-	      " -A, --print-ascii     print only the printable part of data buffers\n"
-	      " -b, --print-base64    print data buffers in base64\n"
-	      " -x, --print-hex       print data buffers as a hex dump\n"
-	      " -X, --print-hex-ascii print data buffers as a hex dump with ASCII\n"
-	      " -j, --json            one JSON object per event\n"
-	      " -p, --print=FMT       output format (%field, %Nfield, leading * keeps\n"
-	      "                       events with missing fields); -pc container preset,\n"
-	      "                       -pp prints the default format\n"
-	      " -c, --chisel NAME [ARGS]  run a chisel (repeatable)\n"
-	      " -cl, --list-chisels   list the available chisels\n"
-	      " -i, --chisel-info NAME  describe a chisel\n"
-	      " -l, --list            list the fields (-lv: with types)\n"
-	      " --list-markdown       list the fields as markdown\n"
-	      " -L, --list-events     list the event types\n"
-	      " -r, --read FILE       read events from a capture file (repeatable)\n"
-	      " -w, --write FILE      write the (filtered) events to a capture file\n"
-	      " -z, --compress        gzip the -w file\n"
-	      " -F, --fatfile         with -w, also keep state events the filter drops\n"
-	      " -C, --file-size N     with -w, rotate every N MB\n"
-	      " -G, --seconds N       with -w, rotate every N seconds\n"
-	      " -W, --limit N         with -C/-G, number of files\n"
-	      " -e, --event-limit N   with -w, events per file\n"
-	      " -n, --numevents N     stop after N events\n"
-	      " -M N                  stop after N seconds of capture time\n"
-	      " -s, --snaplen N       bytes of I/O buffers captured live (default 80)\n"
-	      " -B, --bpf             live capture with the eBPF probe\n"
-	      " --kmod                live capture with the kernel module\n"
-	      " --page-faults         also capture page faults (live)\n"
-	      " --exit-only           (eBPF) write enter events at syscall exit: cheaper,\n"
-	      "                       but evt.latency is 0 and blocked calls show late\n"
-	      " --recover             -r: skip damaged data to the next valid event, say\n"
-	      "                       what was skipped (exit status 1 if anything was)\n"
-	      " --buffer-bytes-per-cpu N  live ring buffer size per CPU (default 8 MiB)\n"
-	      " --metrics-listen [ADDR:]PORT  serve Prometheus metrics at /metrics (docs/fleet.md)\n"
-	      " --metrics-labels F,...  per-process labels (default proc.name)\n"
-	      " --metrics-max-series N  series kept at most (default 10000)\n"
-	      " --metrics-top N       only the N largest series of a family per scrape\n"
-	      " --export clickhouse://HOST:PORT/DB.TABLE  stream the events into ClickHouse\n"
-	      " --hostname NAME       host column of --export (default: this machine's name)\n"
-	      " --export-batch N      rows per insert (default 50000)\n"
-	      " --export-queue N      batches waiting at most, then dropped and counted (default 8)\n"
-	      " -d, --displayflt      apply the filter after state processing\n"
-	      " -D, --debug           also print internal events\n"
-	      " -q, --quiet           do not print events\n"
-	      " -S, --summary         print event counts at the end\n"
-	      " -t, --timetype h|a|r|d|D  time column format\n"
-	      " -v, --verbose         do not truncate buffers; print statistics\n"
-	      " -P, --progress        print progress on stderr when reading files\n"
-	      " -R, --resolve-ports   show port names\n"
-	      " --unbuffered          flush after every event\n"
-	      " -h, --help            this text\n"
-	      " --version             print the version\n", out);
+	static const char *const text[] = {
+		"sysdig-c version " SYSDIGC_VERSION " (compatible with sysdig " SYSDIG_VERSION ")",
+		"Usage: sysdig [options] [-p <output_format>] [filter]",
+		"",
+		"Options marked [sysdig-c] are additions of this implementation; every other",
+		"option behaves as in sysdig " SYSDIG_VERSION ".",
+		"",
+		"Options:",
+		" -A, --print-ascii  Print only the printable part of data buffers and keep",
+		"                    their line ends: handy to read text protocols.",
+		" -b, --print-base64 Print data buffers in base64 (for binary data carried",
+		"                    over text, e.g. with -j).",
+		" -B, --bpf          Capture live with the eBPF driver (the default when the",
+		"                    kernel module is not loaded). The probe is built into this",
+		"                    binary: a probe argument (-B<probe>, --bpf=<probe>) or",
+		"                    SYSDIG_BPF_PROBE is accepted and not needed.",
+		" --kmod             [sysdig-c] Capture live with the kernel module (the",
+		"                    sysdigc module must be loaded).",
+		" --buffer-bytes-per-cpu <bytes>",
+		"                    [sysdig-c] Size of the live ring buffer of each CPU",
+		"                    (default 8 MiB). Bigger rings drop fewer events in bursts.",
+		" --recover          [sysdig-c] With -r: skip damaged data to the next valid",
+		"                    event, say what was skipped (exit status 1 if anything was).",
+		" --metrics-listen [ADDR:]PORT",
+		"                    [sysdig-c] Serve Prometheus metrics at /metrics",
+		"                    (docs/fleet.md).",
+		" --metrics-labels F,...",
+		"                    [sysdig-c] Per-process metric labels (default proc.name).",
+		" --metrics-max-series N",
+		"                    [sysdig-c] Series kept at most (default 10000).",
+		" --metrics-top N    [sysdig-c] Only the N largest series of a family per scrape.",
+		" --export clickhouse://HOST:PORT/DB.TABLE",
+		"                    [sysdig-c] Stream the events into ClickHouse.",
+		" --hostname NAME    [sysdig-c] Host column of --export (default: this machine).",
+		" --export-batch N   [sysdig-c] Rows per insert (default 50000).",
+		" --export-queue N   [sysdig-c] Batches waiting at most, then dropped and counted",
+		"                    (default 8).",
+		" -c <chiselname> <chiselargs>, --chisel <chiselname> <chiselargs>",
+		"                    Run a chisel. Its arguments, when it takes any, follow the",
+		"                    name as the next word(s) of the command line. Repeatable.",
+		" -cl, --list-chisels",
+		"                    List the chisels found in ./chisels, ~/.chisels and the",
+		"                    installed chisel directory, by category.",
+		" -C <file_size>, --file-size=<file_size>",
+		"                    With -w: before writing an event, if the current file is",
+		"                    already file_size million bytes (10^6) or more, close it",
+		"                    and go on in a new one. The files are named after -w with",
+		"                    a counter appended (0, 1, 2...). See -W for a ring.",
+		" --cri <path>       Path of a CRI runtime socket for container metadata. This",
+		"                    build reads container ids from cgroups and does not query",
+		"                    CRI runtimes: the option is accepted with a warning.",
+		" --cri-timeout <timeout_ms>",
+		"                    Timeout of CRI queries (accepted with a warning, as --cri).",
+		" -d, --displayflt   Apply the filter after the state engine has seen the",
+		"                    event instead of before. Slower, but events the filter",
+		"                    drops still update the state (e.g. fd names).",
+		" -D, --debug        Also capture sysdig itself, show internal events, and log",
+		"                    what the capture does on stderr.",
+		" -E, --exclude-users",
+		"                    Do not build the user and group tables, and leave them out",
+		"                    of -w files. user.name, group.name and similar fields are",
+		"                    then empty; it avoids storing account data.",
+		" -e <num_events>, --event-limit=<num_events>",
+		"                    With -w: start a new file every num_events events. With -W,",
+		"                    the files form a ring of W files.",
+		" -F, --fatfile      With -w and a filter: also write the events the filter",
+		"                    drops but that change the state (clone, open, close...),",
+		"                    marked so that readers use them and do not show them. The",
+		"                    file then rebuilds the full state; it is bigger.",
+		" --filter-proclist  Apply the filter to the process table written at the start",
+		"                    of a -w file too, so it holds only matching processes.",
+		" -G <num_seconds>, --seconds=<num_seconds>",
+		"                    With -w: start a new file every num_seconds seconds. The -w",
+		"                    name may hold strftime(3) conversions (e.g. %H%M%S); without",
+		"                    any, a counter is appended. With -W, a ring of W files.",
+		" -h, --help         Print this text.",
+		" -H <pluginname>[:<initconfig>], --plugin <pluginname>[:<initconfig>]",
+		"                    Register a plugin (a name looked up in the plugin",
+		"                    directories, or a path to a .so), passing it the init",
+		"                    config. Its format is the plugin's own.",
+		" -I <pluginname>[:<openparams>], --input <pluginname>[:<openparams>]",
+		"                    Capture from a source plugin instead of the kernel, opening",
+		"                    it with openparams (the plugin's own format). Without -H,",
+		"                    every plugin of the plugin directories is registered first:",
+		"                    SYSDIG_PLUGIN_DIR (';'-separated) and the installed",
+		"                    plugin directory.",
+		" -Il                List the registered plugins (without -H: those found in the",
+		"                    plugin directories), with their fields.",
+		" -i <chiselname>, --chisel-info <chiselname>",
+		"                    Describe a chisel and its arguments.",
+		" -j, --json         Print events as JSON objects, one per line. Data buffers are",
+		"                    encoded as -A/-b/-x/-X say.",
+		" -k <url>, --k8s-api=<url>",
+		"                    Kubernetes API server. This build does not collect",
+		"                    Kubernetes metadata: accepted with a warning, k8s.* fields",
+		"                    stay empty. Also -K/--k8s-api-cert and --node-name.",
+		" -K <bt_file> | <cert_file>:<key_file[#password]>[:<ca_cert_file>], --k8s-api-cert=...",
+		"                    Credentials for the Kubernetes API server (see -k).",
+		" --node-name=<name> Node name used to select pods on the API server (see -k).",
+		" -L, --list-events  List the event types the engine knows, with their",
+		"                    parameters.",
+		" -l, --list         List the fields usable in filters and -p formats; -lv adds",
+		"                    types and details.",
+		" --libs-version     Print the version of the capture libraries of this build.",
+		" --large-environment",
+		"                    Read the whole environment of processes from /proc when",
+		"                    the driver's copy is cut at its limit.",
+		" --list-markdown    Like -l, as markdown.",
+		" -m <url[,marathon_url]>, --mesos-api=<url[,marathon_url]>",
+		"                    Mesos API server. Not collected by this build: accepted",
+		"                    with a warning, mesos.* fields stay empty.",
+		" -M <num_seconds>   Stop after num_seconds seconds of capture time.",
+		" -n <num>, --numevents=<num>",
+		"                    Stop after num events.",
+		" --page-faults      Also capture page faults (live).",
+		" --exit-only        [sysdig-c] (eBPF) Write enter events at syscall exit:",
+		"                    cheaper, but evt.latency is 0 and blocked calls show late.",
+		" --plugin-config-file <file>",
+		"                    Load plugins as the plugins section of a Falco style yaml",
+		"                    file says (library_path, init_config, open_params;",
+		"                    load_plugins picks some). Not to be mixed with -H or -I.",
+		" -P, --progress     Print the progress of reading files on stderr.",
+		" -p <output_format>, --print=<output_format>",
+		"                    The format of each event line (see \"Output format\" below).",
+		"                    -pc (-pcontainer), -pk (-pkubernetes) and -pm (-pmesos) use",
+		"                    the container, kubernetes and mesos presets; -pp prints the",
+		"                    default format.",
+		" -q, --quiet        Do not print events (e.g. when writing with -w).",
+		" -R, --resolve-ports",
+		"                    Show port numbers as service names (/etc/services), in",
+		"                    evt.info, fd.name and the fd.*proto fields.",
+		" -r <readfile>, --readfile=<readfile>, --read=<readfile>",
+		"                    Read events from a capture file (plain or gzip). Repeat to",
+		"                    read several files one after the other.",
+		" -S, --summary      At the end, print the number of events of each type.",
+		" -s <len>, --snaplen=<len>",
+		"                    Bytes of each I/O buffer the live driver copies (default",
+		"                    80). Large values make big captures.",
+		" -t <timetype>, --timetype=<timetype>",
+		"                    The time column: h human readable (default), a absolute",
+		"                    (seconds.nanoseconds since the epoch), r relative to the",
+		"                    first event, d the latency of the thread's last system call",
+		"                    (enter to exit), D delta from the previous printed event.",
+		" -T, --force-tracers-capture",
+		"                    Full capture of tracers written to /dev/null. This build",
+		"                    does not decode tracers: accepted with a warning.",
+		" --unbuffered       Flush the output after every event (costs CPU; useful when",
+		"                    piping into a script).",
+		" -U <comm>, --suppress-comm=<comm>",
+		"                    Leave out every event of processes named comm and of their",
+		"                    descendants (repeatable). Live, the process table loses",
+		"                    them too.",
+		" -v, --verbose      Print whole data buffers (up to the snaplen) instead of the",
+		"                    first 40 characters, and statistics at the end.",
+		" --version          Print the version.",
+		" -w <writefile>, --writefile=<writefile>, --write=<writefile>",
+		"                    Write the events (those the filter keeps) to a capture file.",
+		" -W <num>, --limit <num>",
+		"                    With -C, -e or -G: keep at most num files, overwriting",
+		"                    the oldest (a ring).",
+		" -x, --print-hex    Print data buffers as hex.",
+		" -X, --print-hex-ascii",
+		"                    Print data buffers as hex and ASCII.",
+		" -z, --compress     With -w, gzip the file.",
+		"",
+		"Output format:",
+		"",
+		"By default each event is one line:",
+		"",
+		" %evt.num %evt.outputtime %evt.cpu %proc.name (%thread.tid) %evt.dir %evt.type %evt.info",
+		"",
+		" evt.num         the number of the event, from 1",
+		" evt.outputtime  its time, as -t says",
+		" evt.cpu         the CPU it happened on",
+		" proc.name       the process that caused it",
+		" thread.tid      the thread id (the pid of single thread processes)",
+		" evt.dir         > for the enter of a system call, < for its exit",
+		" evt.type        the event name, e.g. open or read",
+		" evt.info        its arguments, name=value",
+		"",
+		"-p takes any text with fields of 'sysdig -l' in it, as %field or",
+		"%field[arg]; %Nfield pads a field to N columns. A format that starts with",
+		"'*' prints every event; otherwise an event is left out when a field of the",
+		"format does not exist for it. \\n, \\t and \\\\ are escapes.",
+		"",
+		"With -pc or -pcontainer the format is:",
+		"",
+		" %evt.num %evt.outputtime %evt.cpu %container.name (%container.id) %proc.name (%thread.tid:%thread.vtid) %evt.dir %evt.type %evt.info",
+		"",
+		"-pk (-pkubernetes) shows %k8s.pod.name and -pm (-pmesos) %mesos.task.name",
+		"in place of %container.name.",
+		"",
+		"Events read from a source plugin (-I) print as:",
+		"",
+		" %evt.num %evt.datetime.s [%evt.pluginname] %evt.plugininfo",
+		"",
+		"Filters:",
+		"",
+		"A filter keeps the events for which it is true. It compares fields with",
+		"values and combines the comparisons:",
+		"",
+		" field op value   ops: = != < <= > >= contains icontains startswith",
+		"                  endswith glob pmatch in intersects (value lists in",
+		"                  parentheses: fd.port in (80, 443))",
+		" exists           field exists, e.g. fd.name exists",
+		" and, or, not, ( ) to combine",
+		"",
+		"Values with spaces or special characters go in quotes. Examples:",
+		" proc.name=cat and evt.type=open",
+		" fd.type=ipv4 and not fd.sport in (22, 80)",
+		" evt.type=write and evt.buffer contains \"password\"",
+		"",
+		"Examples:",
+		"",
+		" Capture all the events of the live system and print them",
+		"   $ sysdig",
+		"",
+		" Capture all the events of the live system into a file",
+		"   $ sysdig -w dumpfile.scap",
+		"",
+		" Read events from a file and print them",
+		"   $ sysdig -r dumpfile.scap",
+		"",
+		" Print the open system calls of cat",
+		"   $ sysdig proc.name=cat and evt.type=open",
+		"",
+		" Print the names of the files cat opens",
+		"   $ sysdig -p\"%evt.arg.name\" proc.name=cat and evt.type=open",
+		"",
+		" Keep the last hour of activity in 60 files of one minute",
+		"   $ sysdig -w trace.scap -G 60 -W 60",
+		"",
+		" Top processes by network I/O (a chisel)",
+		"   $ sysdig -c topprocs_net",
+		"",
+		" List the plugins, then capture from the source plugin 'dummy'",
+		"   $ sysdig -Il",
+		"   $ sysdig -H dummy:'{\"jitter\":50}' -I dummy:'{\"start\":1,\"maxEvents\":10}'",
+	};
+
+	for (size_t i = 0; i < sizeof(text) / sizeof(text[0]); i++)
+		fprintf(out, "%s\n", text[i]);
 }

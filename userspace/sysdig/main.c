@@ -2,18 +2,23 @@
  * main.c - sysdig command line: option parsing (sysdig 0.29.3 compatible,
  * docs/filters.md, sysdig-c(8)), listing commands, then the capture (capture.c).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "chisel.h"
 #include "cli.h"
 #include "format.h"
+#include "plugin.h"
 #include "render.h"
 #include "scap.h"
 
 #define DEFAULT_FORMAT "*%evt.num %evt.outputtime %evt.cpu %proc.name (%thread.tid) %evt.dir %evt.type %evt.info"
 #define PC_FORMAT "*%evt.num %evt.outputtime %evt.cpu %container.name (%container.id) %proc.name (%thread.tid:%thread.vtid) %evt.dir %evt.type %evt.info"
+#define PK_FORMAT "*%evt.num %evt.outputtime %evt.cpu %k8s.pod.name (%container.id) %proc.name (%thread.tid:%thread.vtid) %evt.dir %evt.type %evt.info"
+#define PM_FORMAT "*%evt.num %evt.outputtime %evt.cpu %mesos.task.name (%container.id) %proc.name (%thread.tid:%thread.vtid) %evt.dir %evt.type %evt.info"
 
 enum {
 	OPT_LIST_MARKDOWN = 1000,
@@ -21,8 +26,11 @@ enum {
 	OPT_LIBS_VERSION,
 	OPT_UNBUFFERED,
 	OPT_KMOD,
-	OPT_IGNORED_ARG,
-	OPT_IGNORED,
+	OPT_NO_K8S,
+	OPT_NO_CRI,
+	OPT_LARGE_ENV,
+	OPT_FILTER_PROCLIST,
+	OPT_PLUGIN_CONFIG,
 	OPT_PAGE_FAULTS,
 	OPT_EXIT_ONLY,
 	OPT_BUFFER_BYTES,
@@ -44,6 +52,11 @@ static const struct option g_long_opts[] = {
 	{ "fatfile", no_argument, 0, 'F' },
 	{ "seconds", required_argument, 0, 'G' },
 	{ "help", no_argument, 0, 'h' },
+	{ "plugin", required_argument, 0, 'H' },
+	{ "input", required_argument, 0, 'I' },
+	{ "k8s-api", required_argument, 0, 'k' },
+	{ "k8s-api-cert", required_argument, 0, 'K' },
+	{ "mesos-api", required_argument, 0, 'm' },
 	{ "chisel-info", required_argument, 0, 'i' },
 	{ "json", no_argument, 0, 'j' },
 	{ "list", no_argument, 0, 'l' },
@@ -54,7 +67,7 @@ static const struct option g_long_opts[] = {
 	{ "print", required_argument, 0, 'p' },
 	{ "quiet", no_argument, 0, 'q' },
 	{ "resolve-ports", no_argument, 0, 'R' },
-	{ "read", required_argument, 0, 'r' },
+	{ "readfile", required_argument, 0, 'r' },
 	{ "snaplen", required_argument, 0, 's' },
 	{ "summary", no_argument, 0, 'S' },
 	{ "timetype", required_argument, 0, 't' },
@@ -62,7 +75,7 @@ static const struct option g_long_opts[] = {
 	{ "suppress-comm", required_argument, 0, 'U' },
 	{ "verbose", no_argument, 0, 'v' },
 	{ "limit", required_argument, 0, 'W' },
-	{ "write", required_argument, 0, 'w' },
+	{ "writefile", required_argument, 0, 'w' },
 	{ "print-hex", no_argument, 0, 'x' },
 	{ "print-hex-ascii", no_argument, 0, 'X' },
 	{ "compress", no_argument, 0, 'z' },
@@ -73,16 +86,24 @@ static const struct option g_long_opts[] = {
 	{ "exit-only", no_argument, 0, OPT_EXIT_ONLY },
 	{ "buffer-bytes-per-cpu", required_argument, 0, OPT_BUFFER_BYTES },
 	{ "recover", no_argument, 0, OPT_RECOVER },
-	{ "large-environment", no_argument, 0, OPT_IGNORED },
-	{ "filter-proclist", no_argument, 0, OPT_IGNORED },
-	{ "cri", required_argument, 0, OPT_IGNORED_ARG },
-	{ "cri-timeout", required_argument, 0, OPT_IGNORED_ARG },
-	{ "node-name", required_argument, 0, OPT_IGNORED_ARG },
-	{ "log-level", required_argument, 0, OPT_IGNORED_ARG },
-	{ "plugin-config-file", required_argument, 0, OPT_IGNORED_ARG },
+	{ "large-environment", no_argument, 0, OPT_LARGE_ENV },
+	{ "filter-proclist", no_argument, 0, OPT_FILTER_PROCLIST },
+	{ "cri", required_argument, 0, OPT_NO_CRI },
+	{ "cri-timeout", required_argument, 0, OPT_NO_CRI },
+	{ "node-name", required_argument, 0, OPT_NO_K8S },
+	{ "plugin-config-file", required_argument, 0, OPT_PLUGIN_CONFIG },
 	FLEET_LONG_OPTS,
 	{ 0, 0, 0, 0 },
 };
+
+/* one line on stderr for an option that cannot apply here, once per kind */
+static void warn_no_effect(int *warned, const char *opt, const char *why)
+{
+	if (*warned)
+		return;
+	*warned = 1;
+	fprintf(stderr, "sysdig: %s has no effect: %s\n", opt, why);
+}
 
 static int die(const char *msg)
 {
@@ -138,11 +159,54 @@ static char *join_words(char **w, int n)
 	return s;
 }
 
+/*
+ * sysdig.run_app(args) of a chisel: once the capture is over, sysdig runs
+ * again with args as its whole command line (split on spaces, double
+ * quotes group words and are removed), e.g. around's
+ * "-F -rFILE -wDUMP (evt.around[...]=1000 and thread.tid=5) or ...".
+ * We exec ourselves with it; the new run shares stdout and the exit status.
+ */
+static int run_again(const char *args)
+{
+	size_t n = strlen(args), argc = 1;
+	char **argv = calloc(n + 2, sizeof(*argv));
+	char *buf = malloc(n + 1), *w = buf;
+	const char *p = args;
+
+	if (!argv || !buf)
+		return die("out of memory");
+	argv[0] = "sysdig";
+	while (*p) {
+		int quoted = 0;
+
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		argv[argc++] = w;
+		while (*p && (quoted || *p != ' ')) {
+			if (*p == '"')
+				quoted = !quoted;
+			else
+				*w++ = *p;
+			p++;
+		}
+		*w++ = 0;
+	}
+	argv[argc] = NULL;
+	fflush(stdout);
+	fflush(stderr);
+	execv("/proc/self/exe", argv);
+	fprintf(stderr, "sysdig.run_app: cannot run again: %s\n", strerror(errno));
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	static struct cli_opts o;
 	int bufmode_set = 0, list = 0, list_md = 0, list_ev = 0, list_chisels = 0;
 	const char *chisel_info = NULL;
+	int warned_tracers = 0, warned_u = 0, warned_k8s = 0, warned_mesos = 0, warned_cri = 0;
 	char *format = NULL;
 	int c;
 
@@ -150,7 +214,7 @@ int main(int argc, char **argv)
 	o.snaplen = 80;
 	o.driver = SCAP_DRIVER_AUTO;
 	opterr = 1;
-	while ((c = getopt_long(argc, argv, "AbB::c:C:dDEe:FG:hH:I:i:jk:K:lLm:M:n:N:Pp:qRr:Ss:t:TU:uvW:w:xXz",
+	while ((c = getopt_long(argc, argv, "AbB::c:C:dDEe:FG:hH:I:i:jk:K:lLm:M:n:Pp:qRr:Ss:t:TU:uvW:w:xXz",
 				g_long_opts, NULL)) != -1) {
 		int64_t v;
 
@@ -194,8 +258,36 @@ int main(int argc, char **argv)
 			break;
 		case 'd': o.display_filter = 1; break;
 		case 'D': o.debug = 1; break;
-		case 'E': case 'T': case 'u': case 'H': case 'I': case 'k': case 'K': case 'm':
-		case 'N': case 'U': case OPT_IGNORED: case OPT_IGNORED_ARG:
+		case 'E': o.exclude_users = 1; break;
+		case 'T':
+			warn_no_effect(&warned_tracers, "-T",
+				       "this build does not capture tracers (/dev/null writes get the normal snaplen)");
+			break;
+		case 'u': warn_no_effect(&warned_u, "-u", "an undocumented no-op of sysdig 0.29.3"); break;
+		case 'k': case 'K': case OPT_NO_K8S:
+			warn_no_effect(&warned_k8s, c == 'k' ? "-k" : c == 'K' ? "-K" : "--node-name",
+				       "Kubernetes metadata is not collected by this build (k8s.* fields stay empty)");
+			break;
+		case 'm':
+			warn_no_effect(&warned_mesos, "-m",
+				       "Mesos metadata is not collected by this build (mesos.* fields stay empty)");
+			break;
+		case OPT_NO_CRI:
+			warn_no_effect(&warned_cri, "--cri",
+				       "this build does not query CRI runtimes (container metadata comes from the cgroups)");
+			break;
+		case 'U':
+			if (o.nsuppress >= MAX_SUPPRESS)
+				return die("too many -U comms");
+			o.suppress[o.nsuppress++] = optarg;
+			break;
+		case OPT_LARGE_ENV: o.large_env = 1; break;
+		case OPT_FILTER_PROCLIST: o.filter_proclist = 1; break;
+		case 'H':
+		case 'I':
+		case OPT_PLUGIN_CONFIG:
+			if (plugin_option(&o, c == 'H' ? 'H' : c == 'I' ? 'I' : 'C', optarg) < 0)
+				return 1;
 			break;
 		case 'F': o.fatfile = 1; break;
 		case 'h': print_help(stdout); return 0;
@@ -220,10 +312,19 @@ int main(int argc, char **argv)
 				puts(DEFAULT_FORMAT);
 				return 0;
 			}
-			if (!strcmp(optarg, "c") || !strcmp(optarg, "container") || !strcmp(optarg, "k") ||
-			    !strcmp(optarg, "kubernetes") || !strcmp(optarg, "m") || !strcmp(optarg, "mesos")) {
+			if (!strcmp(optarg, "c") || !strcmp(optarg, "container")) {
 				o.print_container = 1;
 				format = NULL;
+				break;
+			}
+			if (!strcmp(optarg, "k") || !strcmp(optarg, "kubernetes")) {
+				o.print_container = 1;
+				format = PK_FORMAT;
+				break;
+			}
+			if (!strcmp(optarg, "m") || !strcmp(optarg, "mesos")) {
+				o.print_container = 1;
+				format = PM_FORMAT;
 				break;
 			}
 			format = optarg;
@@ -250,9 +351,13 @@ int main(int argc, char **argv)
 		case 'v': o.verbose = 1; break;
 		case 'w': o.write_path = optarg; break;
 		case 'z': o.compress = 1; break;
-		case OPT_VERSION: printf("sysdig version %s\n", SYSDIG_VERSION); return 0;
+		case OPT_VERSION:
+			printf("sysdig-c version %s (compatible with sysdig %s)\n", SYSDIGC_VERSION,
+			       SYSDIG_VERSION);
+			return 0;
 		case OPT_LIBS_VERSION:
-			fputs("falcosecurity/libs version 0.1.1dev+git20220316.e5c53d64", stdout);
+			printf("sysdig-c libscap/libsinsp version %s (no falcosecurity/libs inside)\n",
+			       SYSDIGC_VERSION);
 			return 0;
 		case OPT_UNBUFFERED: o.unbuffered = 1; break;
 		case OPT_PAGE_FAULTS: o.page_faults = 1; break;
@@ -270,6 +375,14 @@ int main(int argc, char **argv)
 				break;
 			}
 			return 1;	/* getopt printed the message */
+		}
+	}
+	{
+		int r = plugins_setup(&o);
+
+		if (r <= 0) {
+			plugin_unload_all();
+			return r < 0 ? 1 : 0;
 		}
 	}
 	if (list || list_md) {
@@ -318,5 +431,9 @@ int main(int argc, char **argv)
 		o.format = strdup(format);
 		format_unescape(o.format);
 	}
-	return run_capture(&o);
+	c = run_capture(&o);
+	plugin_unload_all();
+	if (!c && o.rerun)
+		return run_again(o.rerun);
+	return c;
 }
