@@ -430,7 +430,7 @@ procinfo)
 	SPIN=$!
 	wait "$SPIN" || fail "spin failed"
 	stop_capture
-	"$SYSDIG" -D -r "$TMP/p.scap" "evt.type=procinfo" > "$TMP/p.txt" 2>&1 || fail "reading back"
+	"$SYSDIG" -D -r "$TMP/p.scap" "evt.type=procinfo" > "$TMP/p.txt" 2>"$TMP/p.err" || fail "reading back: $(tail -1 "$TMP/p.err")"
 	batches=$(awk '{ print $2 }' "$TMP/p.txt" | sort -u | grep -c '\.999999999$')
 	others=$(awk '{ print $2 }' "$TMP/p.txt" | grep -vc '\.999999999$')
 	echo "procinfo: $(wc -l < "$TMP/p.txt") events in $batches batches"

@@ -10,18 +10,23 @@
  * We do the same for every live engine: scap_procinfo_wrap() puts this
  * layer in front of the engine's next(), reading the times from
  * /proc/<pid>/task/<tid>/stat (utime, stime: clock ticks, as the driver's
- * list).  The events are also what -w writes, as sysdig writes them.
+ * list).  When no event comes for a while (a filter that keeps the driver
+ * quiet), the batch is made by the clock instead, 200 ms past the second.
+ * The events are also what -w writes, as sysdig writes them.
  */
 #include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "scap.h"
 #include "procinfo.h"
 
 #define NS_PER_SEC 1000000000ull
 #define PROCINFO_LEN (PPM_EVT_HDR_LEN + 2 * 2 + 2 * 8)
+/* a batch due by the clock waits this long past its second */
+#define FLUSH_GRACE_NS 200000000ull
 
 struct procinfo_entry {
 	uint64_t tid, utime, stime;
@@ -144,16 +149,34 @@ static void make_event(struct procinfo_layer *l, const struct procinfo_entry *pe
 	scap_decode_params(evt);
 }
 
+static uint64_t wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * NS_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+/* the batch of the second that ended before ts; 0 when /proc gave none */
+static int start_batch(struct procinfo_layer *l, uint64_t ts)
+{
+	l->batch_ts = l->next_flush - 1;
+	l->next_flush = (ts / NS_PER_SEC + 1) * NS_PER_SEC;
+	read_threads(l);
+	return l->n > 0;
+}
+
 static int procinfo_next(struct scap *h, struct scap_evt *evt)
 {
 	struct procinfo_layer *l = h->engine;
+	uint64_t now;
 	int rc;
 
+	if (l->cur < l->n) {
+		make_event(l, &l->list[l->cur++], l->have_held ? l->held.cpuid : 0, evt);
+		return SCAP_SUCCESS;
+	}
 	if (l->have_held) {
-		if (l->cur < l->n) {
-			make_event(l, &l->list[l->cur++], l->held.cpuid, evt);
-			return SCAP_SUCCESS;
-		}
 		*evt = l->held;
 		l->have_held = 0;
 		return SCAP_SUCCESS;
@@ -161,18 +184,21 @@ static int procinfo_next(struct scap *h, struct scap_evt *evt)
 	h->engine = l->inner;
 	rc = l->inner_ops->next(h, evt);
 	h->engine = l;
+	/* nothing arrives (a filter that keeps the driver quiet, a machine
+	 * that sleeps): the batch is due by the clock, once the second is
+	 * over by a margin no event still in flight can be older than */
+	if (rc == SCAP_TIMEOUT && l->next_flush &&
+	    (now = wall_ns()) >= l->next_flush + FLUSH_GRACE_NS && start_batch(l, now)) {
+		make_event(l, &l->list[l->cur++], 0, evt);
+		return SCAP_SUCCESS;
+	}
 	if (rc != SCAP_SUCCESS)
 		return rc;
 	if (!l->next_flush) {
 		l->next_flush = (evt->ts / NS_PER_SEC + 1) * NS_PER_SEC;
 		return SCAP_SUCCESS;
 	}
-	if (evt->ts < l->next_flush)
-		return SCAP_SUCCESS;
-	l->batch_ts = l->next_flush - 1;
-	l->next_flush = (evt->ts / NS_PER_SEC + 1) * NS_PER_SEC;
-	read_threads(l);
-	if (!l->n)
+	if (evt->ts < l->next_flush || !start_batch(l, evt->ts))
 		return SCAP_SUCCESS;
 	l->held = *evt;
 	l->have_held = 1;
