@@ -53,7 +53,9 @@ interrupted_write() {
 	valid=$((valid + 1))
 }
 RANDOM=16
-inputs=$(for i in 1 2 3 4 5 6 7 8; do printf -- '-r %s ' "$data/traces/ref029_light.scap"; done)
+# enough input that a quiet, fast machine is still reading when the signal
+# comes (up to 450 ms after the start)
+inputs=$(for i in $(seq 48); do printf -- '-r %s ' "$data/traces/ref029_light.scap"; done)
 for i in $(seq 12); do
 	ms=$((RANDOM % 50))
 	[ "$i" -gt 8 ] && ms=$((50 + RANDOM % 400))

@@ -846,10 +846,6 @@ static int setup_chisels(struct run *r)
 		return stopped_by_signal(r->err) ? 0 : -1;
 	if (chisel_global_filter(r->chisels) && !o->filter)
 		o->filter = strdup(chisel_global_filter(r->chisels));
-	/* sysdig.set_snaplen of a chisel (spy_file, echo_fds...) sizes the
-	 * live capture's buffers */
-	if (chisel_snaplen(r->chisels))
-		o->snaplen = chisel_snaplen(r->chisels);
 	return 0;
 }
 
