@@ -14,14 +14,24 @@ export TZ=UTC
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
+# attached PID: waits (10 s at most) until the capture PID holds its bpf
+# links; the /proc snapshot follows the attach
+attached() {
+	for _ in $(seq 100); do
+		if ls -l "/proc/$1/fd" 2>/dev/null | grep -q bpf_link; then sleep 0.5; return 0; fi
+		sleep 0.1
+	done
+	kill "$1" 2>/dev/null; return 1
+}
 # dumps TRACE CHISEL ARGS FILTER: both tools run the chisel, whose dump
 # files must exist and read back equal in the reference
 dumps() {
 	local trace=$1 chisel=$2 args=$3 filter=$4
 	"$OURS" -r "$trace" -c "$chisel" "${args/DUMP/$TMP/o.scap}" $filter >"$TMP/out_o" 2>"$TMP/err_o" || fail "ours: $(cat "$TMP/err_o")"
-	"$REF" -r "$trace" -c "$chisel" "${args/DUMP/$TMP/r.scap}" $filter >"$TMP/out_r" 2>/dev/null
+	"$REF" -r "$trace" -c "$chisel" "${args/DUMP/$TMP/r.scap}" $filter >"$TMP/out_r" 2>"$TMP/err_r"
+	local rc=$?
 	[ -s "$TMP/o.scap" ] || fail "ours wrote no dump file; stdout: $(tail -2 "$TMP/out_o")"
-	[ -s "$TMP/r.scap" ] || fail "the reference wrote no dump file"
+	[ -s "$TMP/r.scap" ] || { cp "$trace" /tmp/run_app_failed.scap 2>/dev/null; fail "the reference wrote no dump file (exit $rc): $(tail -3 "$TMP/err_r") $(tail -2 "$TMP/out_r")"; }
 	"$REF" -r "$TMP/o.scap" >"$TMP/read_o" 2>&1
 	"$REF" -r "$TMP/r.scap" >"$TMP/read_r" 2>&1
 	cmp -s "$TMP/read_o" "$TMP/read_r" || { diff "$TMP/read_o" "$TMP/read_r" | head; fail "dump files differ"; }
@@ -35,9 +45,9 @@ around)
 spy_logs)
 	[ "$(id -u)" = 0 ] && [ -e /sys/kernel/btf/vmlinux ] || { echo "SKIPPED: a live capture needs root and BTF"; exit 77; }
 	cp /bin/dd "$TMP/logwriter"	# a comm of our own
-	timeout 20 "$OURS" -w "$TMP/live.scap" proc.name=logwriter 2>"$TMP/err" &
+	"$OURS" -w "$TMP/live.scap" proc.name=logwriter 2>"$TMP/err" &
 	pid=$!
-	sleep 2
+	attached $pid || fail "capture did not start: $(cat "$TMP/err")"
 	for i in 1 2 3 4 5; do
 		echo "log line $i" | "$TMP/logwriter" of="$TMP/app.log" oflag=append conv=notrunc status=none
 		sleep 0.1
