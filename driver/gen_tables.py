@@ -6,12 +6,16 @@ single source of truth of the event format.  This script turns them into:
 
   event_ids.h       enum of event ids, PT_/PF_/EC_/EF_ constants, and the
                     schema hash of the tables (kernel + user)
+  fill_table.h      how both drivers fill each parameter (the fill column of
+                    events.tsv, one vocabulary: FILL_SOURCES below) and which
+                    eBPF filler writes each event pair (kernel + user)
   syscall_table.h   x86_64 syscall nr -> enter/exit event, ppm_sc code (kernel + user)
   event_table.c     g_event_info[]: names, categories, flags, parameter lists (user)
   flag_tables.c     every flag/enum name table and the PT_DYN selector tables (user)
 
 The event layout is the one of falcosecurity/libs e5c53d64, which is what sysdig
-0.29.3 reads and writes; our drivers produce exactly that layout.
+0.29.3 reads and writes (ids 0-335); our drivers produce exactly that layout.  Ids
+after the reference's are our own events (sysdig 0.29.3 skips them in a file).
 
 usage: gen_tables.py SRC_DIR OUT_DIR
 """
@@ -40,6 +44,116 @@ EVENT_FLAGS = {
 # Display names of e5c53d64 ppm_sc codes that differ from their enum name:
 # the enum says PPM_SC_NEWFSSTAT but sysdig 0.29.3 prints "newfstatat".
 SC_NAME_OVERRIDES = {'PPM_SC_NEWFSSTAT': 'newfstatat'}
+
+
+# The fill vocabulary: where a parameter's value comes from, in both drivers.
+# A cell of the fill column is NAME or NAME(N) (N: the syscall argument);
+# numbers are stored with the size of the parameter's PT_ type, fds and pids
+# sign-extended from the C int of the syscall ABI.  "table" below: the eBPF
+# table filler (fill_table.bpf.h) implements it; every source is implemented by
+# the module's interpreter (kmod/fill.c); the others are written by the named
+# eBPF filler of the event pair (filler column).
+FILL_SOURCES = [
+    # name, takes an argument, eBPF table filler, meaning
+    ('zero', 0, 1, 'an empty value: 0, "" or no bytes'),
+    ('ret', 0, 1, 'the return value'),
+    ('arg', 1, 1, 'syscall argument N'),
+    ('ustr', 1, 1, 'the user string argument N points to'),
+    ('ubuf_str', 1, 1, 'the string the call wrote at argument N (when it returned > 0)'),
+    ('open_flags', 1, 1, 'open flags of argument N, as PPM_O_*'),
+    ('open_mode', 1, 1, 'mode of argument N when the flags of argument N-1 create a file, else 0'),
+    ('mode', 1, 1, 'argument N & 07777'),
+    ('fd_dev', 0, 1, 'device of the fd returned'),
+    ('vm_size', 0, 1, 'virtual memory size of the process (KiB)'),
+    ('vm_rss', 0, 1, 'resident memory (KiB)'),
+    ('vm_swap', 0, 1, 'swapped memory (KiB)'),
+    ('fcntl_cmd', 1, 1, 'fcntl command of argument N, as PPM_FCNTL_*'),
+    ('mmap_flags', 1, 1, 'mmap flags of argument N, as PPM_MAP_*'),
+    ('semget_flags', 1, 1, 'semget flags of argument N, as PPM_IPC_*'),
+    ('reltime', 1, 1, 'the struct timespec argument N points to, in ns (0 if NULL)'),
+    ('u32_at', 1, 1, 'the u32 argument N points to (0 if NULL)'),
+    ('u64_at', 1, 1, 'the u64 argument N points to (0 if NULL)'),
+    ('rlim_cur', 1, 1, 'rlim_cur of the struct rlimit argument N points to (-1 if NULL)'),
+    ('rlim_max', 1, 1, 'rlim_max of the same'),
+    ('how_flags', 1, 1, 'flags of the struct open_how argument N points to, as PPM_O_*'),
+    ('how_mode', 1, 1, 'its mode (0 unless the flags create a file)'),
+    ('how_resolve', 1, 1, 'its resolve flags, as PPM_RESOLVE_*'),
+    ('ubuf_ret', 1, 0, 'the buffer of argument N, as many bytes as returned (up to the snaplen)'),
+    ('ubuf_size', 1, 0, 'the buffer of argument N, argument N+1 bytes (up to the snaplen)'),
+    ('iov_len', 1, 0, 'total length of the iovec array of argument N (count in N+1)'),
+    ('iov_data', 1, 0, 'the data of that iovec array, as many bytes as returned'),
+    ('iov_data_all', 1, 0, 'the data of that iovec array, all of it'),
+    ('msg_iov_len', 1, 0, 'total length of the iovecs of the struct msghdr argument N points to'),
+    ('msg_iov_data', 1, 0, 'their data, as many bytes as returned'),
+    ('msg_iov_data_all', 1, 0, 'their data, all of it'),
+    ('fd_pair0', 1, 0, 'the first of the two fds argument N points to (pipe, socketpair)'),
+    ('fd_pair1', 1, 0, 'the second one'),
+    ('pipe_ino', 1, 0, 'inode of the pipe whose fds argument N points to'),
+    ('sock_ptr0', 1, 0, 'kernel address of the socket of the first fd argument N points to'),
+    ('sock_ptr1', 1, 0, 'kernel address of its peer'),
+    ('sockaddr', 1, 0, 'the struct sockaddr argument N points to (length in N+1), as PT_SOCKADDR'),
+    ('tuple_out', 1, 0, 'the socket tuple of fd argument N, local side first'),
+    ('tuple_to', 1, 0, 'the same, when sendto was given an address'),
+    ('tuple_from', 1, 0, 'the tuple of fd argument N, remote side first, when recvfrom got an address'),
+    ('tuple_msg_to', 1, 0, 'as tuple_to for sendmsg (address in the msghdr)'),
+    ('tuple_msg_from', 1, 0, 'as tuple_from for recvmsg'),
+    ('tuple_ret', 0, 0, 'the tuple of the fd returned, remote side first (accept)'),
+    ('queuepct', 0, 0, 'accept: backlog use of the listening socket of argument 0, in percent'),
+    ('queuelen', 0, 0, 'accept: its backlog length'),
+    ('queuemax', 0, 0, 'accept: its backlog maximum'),
+    ('fdlist_in', 1, 0, 'the struct pollfd array of argument N (count in N+1) with the events'),
+    ('fdlist_out', 1, 0, 'the same with the revents'),
+    ('ppoll_timeout', 1, 0, 'the struct timespec argument N points to, in ns (-1 if NULL)'),
+    ('sockopt_level', 1, 0, 'socket option level of argument N, as PPM_SOCKOPT_LEVEL_*'),
+    ('sockopt_name', 1, 0, 'socket option name of argument N (SOL_SOCKET only)'),
+    ('sockopt_val', 1, 0, 'the option value argument N points to, as PT_DYN'),
+    ('ptrace_req', 1, 0, 'ptrace request of argument N, as PPM_PTRACE_*'),
+    ('ptrace_addr', 1, 0, 'ptrace argument N, as PT_DYN'),
+    ('ptrace_data', 1, 0, 'ptrace argument N, as PT_DYN'),
+    ('bpf_res_or_fd', 0, 0, 'bpf return value, as PT_DYN: an fd for map/prog creation'),
+    ('sc_id', 0, 0, 'the ppm_sc code of the syscall (generic events)'),
+    ('native_id', 0, 0, 'the syscall number'),
+    ('exit_status', 0, 0, 'exit code of the process'),
+    ('exit_ret', 0, 0, 'its exit status byte'),
+    ('exit_sig', 0, 0, 'the signal that ended it'),
+    ('exit_core', 0, 0, '1 when it dumped core'),
+    ('clone_flags', 0, 0, 'clone flags, as PPM_CL_* (plus PPM_CL_CHILD_IN_PIDNS)'),
+    ('exe', 0, 0, 'argv[0] of the process'),
+    ('args', 0, 0, 'the other arguments of the process'),
+    ('env', 0, 0, 'its environment'),
+    ('tid', 0, 0, 'thread id'),
+    ('pid', 0, 0, 'process id'),
+    ('ptid', 0, 0, 'parent thread id'),
+    ('cwd', 0, 0, 'working directory'),
+    ('fdlimit', 0, 0, 'RLIMIT_NOFILE'),
+    ('pgft_maj', 0, 0, 'major page faults'),
+    ('pgft_min', 0, 0, 'minor page faults'),
+    ('comm', 0, 0, 'the task name'),
+    ('cgroups', 0, 0, '"subsys=path" of every cgroup subsystem'),
+    ('tty', 0, 0, 'controlling terminal'),
+    ('pgid', 0, 0, 'process group'),
+    ('loginuid', 0, 0, 'audit login uid'),
+    ('euid', 0, 0, 'effective uid'),
+    ('egid', 0, 0, 'effective gid'),
+    ('vtid', 0, 0, 'thread id in its pid namespace'),
+    ('vpid', 0, 0, 'process id in its pid namespace'),
+]
+
+# filler column: "table" (the fill column is the eBPF implementation too), a
+# hand-written eBPF filler (driver/bpf/fill_NAME.bpf.h, installed for the
+# pair by the engine), "tracepoint" (written by the drivers' hooks, not by a
+# syscall filler) or "-" (no driver writes the event)
+BPF_FILLERS = ['table', 'rw', 'pipe', 'sock', 'clone', 'execve', 'misc']
+FILLERS = BPF_FILLERS + ['tracepoint', '-']
+TABLE_FILLER_MAXP = 8   # parameters of an event the eBPF table filler writes
+
+PT_SIZES = {}
+for _t, _n in (('PT_INT8 PT_UINT8 PT_FLAGS8 PT_SIGTYPE PT_L4PROTO PT_SOCKFAMILY', 1),
+               ('PT_INT16 PT_UINT16 PT_SYSCALLID PT_PORT PT_FLAGS16', 2),
+               ('PT_INT32 PT_UINT32 PT_BOOL PT_IPV4ADDR PT_UID PT_GID PT_FLAGS32 PT_SIGSET PT_MODE', 4),
+               ('PT_INT64 PT_UINT64 PT_ERRNO PT_FD PT_PID PT_RELTIME PT_ABSTIME PT_DOUBLE', 8)):
+    for _x in _t.split():
+        PT_SIZES[_x] = _n
 
 
 def read_tsv(path):
@@ -71,6 +185,63 @@ def schema_hash(src):
     return h.hexdigest()[:16]
 
 
+def fail(msg):
+    sys.exit('gen_tables: ' + msg)
+
+
+def parse_fill(cell):
+    """'ret|arg(0)|ustr(1)' -> [('ret', 0), ('arg', 0), ('ustr', 1)]"""
+    out = []
+    for c in cell.split('|') if cell else []:
+        name, _, rest = c.partition('(')
+        out.append((name, int(rest.rstrip(')')) if rest else 0, bool(rest)))
+    return out
+
+
+def load_events(src):
+    """events.tsv, checked: ids 0..n-1 in order (an enter event even, its exit
+    the next id), a known filler, one known fill source per parameter."""
+    sources = {n: (a, t) for n, a, t, _d in FILL_SOURCES}
+    events = []
+    for i, r in enumerate(read_tsv(os.path.join(src, 'events.tsv'))):
+        where = 'events.tsv id %s (%s)' % (r['id'], r['enum'])
+        if int(r['id']) != i:
+            fail('%s: ids must be contiguous from 0, expected %d' % (where, i))
+        if r['direction'] != 'EX'[i & 1]:
+            fail('%s: enter events have even ids, exits odd ones' % where)
+        params = []
+        for p in r['params'].split('|') if r['params'] else []:
+            f = p.split(':')
+            if len(f) not in (3, 4):
+                fail('%s: parameter %r is not name:PT_TYPE:PF_FORMAT[:info]' % (where, p))
+            params.append((f[0], f[1], f[2], f[3] if len(f) == 4 else ''))
+        if r['filler'] not in FILLERS:
+            fail('%s: unknown filler %r' % (where, r['filler']))
+        fill = parse_fill(r['fill'])
+        written = r['filler'] != '-' and not (r['filler'] == 'tracepoint' and not fill)
+        if written and len(fill) != len(params):
+            fail('%s: %d fill sources for %d parameters' % (where, len(fill), len(params)))
+        for (name, _a, has_arg), p in zip(fill, params):
+            if name not in sources:
+                fail('%s: unknown fill source %r' % (where, name))
+            if has_arg != bool(sources[name][0]):
+                fail('%s: fill source %s %s an argument' % (
+                    where, name, 'takes' if sources[name][0] else 'takes no'))
+            if r['filler'] == 'table' and not sources[name][1]:
+                fail('%s: %s is not written by the eBPF table filler: name a filler' % (where, name))
+            if name in ('arg', 'ret') and p[1] not in PT_SIZES:
+                fail('%s: %s of %s: not a number type' % (where, name, p[1]))
+        if r['filler'] == 'table' and len(params) > TABLE_FILLER_MAXP:
+            fail('%s: the table filler writes at most %d parameters' % (where, TABLE_FILLER_MAXP))
+        if i & 1 and r['filler'] != events[-1]['filler'] and '-' not in (r['filler'], events[-1]['filler']):
+            fail('%s: the enter and exit events of a pair have one filler' % where)
+        events.append({'id': i, 'name': r['name'], 'dir': r['direction'], 'enum': r['enum'],
+                       'category': r['category'], 'flags': r['flags'], 'params': params,
+                       'fill': [(n, a) for n, a, _h in fill] if written else None,
+                       'filler': r['filler']})
+    return events
+
+
 def gen_ids(out, events, ptypes, schema):
     o = ['/* Generated by driver/gen_tables.py from the driver TSV files: do not edit. */',
          '#ifndef EVENT_IDS_H', '#define EVENT_IDS_H', '',
@@ -78,9 +249,8 @@ def gen_ids(out, events, ptypes, schema):
          '#define SCHEMA_HASH 0x%sULL' % schema, '#define SCHEMA_HASH_STR "%s"' % schema, '',
          'enum ppm_event_code {']
     for e in events:
-        if e['in_e5c53d64'] == 'Y':
-            o.append('\t%s = %s,' % (e['e5c53d64_enum_name'], e['id']))
-    o.append('\tPPM_EVENT_MAX = %d' % len([e for e in events if e['in_e5c53d64'] == 'Y']))
+        o.append('\t%s = %d,' % (e['enum'], e['id']))
+    o.append('\tPPM_EVENT_MAX = %d' % len(events))
     o.append('};')
     o.append('')
     for p in ptypes:
@@ -95,7 +265,47 @@ def gen_ids(out, events, ptypes, schema):
     out.write('\n'.join(o) + '\n')
 
 
-def gen_syscalls(out, scmap):
+def gen_fill(out, events):
+    """fill_table.h: the fill column for the module's interpreter and the eBPF
+    table filler, and the eBPF filler of every event pair."""
+    maxp = max(len(e['params']) for e in events)
+    o = ['/* Generated by driver/gen_tables.py from driver/events.tsv: do not edit. */',
+         '#ifndef FILL_TABLE_H', '#define FILL_TABLE_H', '',
+         '#include "event_ids.h"', '',
+         '/* where a parameter comes from (gen_tables.py FILL_SOURCES) */',
+         'enum fill_src {']
+    for n, _a, _t, doc in FILL_SOURCES:
+        o.append('\tFS_%s,\t/* %s */' % (n.upper(), doc))
+    o += ['};', '',
+          '#define FILL_MAX_PARAMS %d' % maxp,
+          '#define FILL_TABLE_MAXP %d\t/* parameters of an event of the eBPF table filler */'
+          % TABLE_FILLER_MAXP, '',
+          '/* size: bytes of a number type, 0 for the others */',
+          'struct fill_param {', '\tunsigned char src, arg, type, size;', '};', '',
+          'struct fill_event {', '\tunsigned char nparams;',
+          '\tstruct fill_param p[FILL_MAX_PARAMS];', '};', '',
+          '/* the eBPF filler of an event pair, indexed by its enter event */',
+          '/* X(ENUM, name): BPF_FILLER_ENUM is the program fill_name of probe.bpf.c */',
+          '#define BPF_FILLERS(X) ' + ' '.join('X(%s, %s)' % (f.upper(), f) for f in BPF_FILLERS), '',
+          'enum bpf_filler {', '\tBPF_FILLER_NONE,']
+    o += ['\tBPF_FILLER_%s,' % f.upper() for f in BPF_FILLERS]
+    o += ['};', '',
+          'static const struct fill_event g_fill_events[PPM_EVENT_MAX] = {']
+    for e in events:
+        if e['fill'] is None:
+            continue
+        cells = ', '.join('{ FS_%s, %d, %s, %d }' % (n.upper(), a, p[1], PT_SIZES.get(p[1], 0))
+                          for (n, a), p in zip(e['fill'], e['params']))
+        o.append('\t[%s] = { %d, { %s } },' % (e['enum'], len(e['params']), cells))
+    o += ['};', '', 'static const unsigned char g_bpf_filler[PPM_EVENT_MAX] = {']
+    for e in events:
+        if e['dir'] == 'E' and e['filler'] in BPF_FILLERS:
+            o.append('\t[%s] = BPF_FILLER_%s,' % (e['enum'], e['filler'].upper()))
+    o += ['};', '', '#endif']
+    out.write('\n'.join(o) + '\n')
+
+
+def gen_syscalls(out, scmap, events):
     o = ['/* Generated by driver/gen_tables.py from driver/syscall_map.tsv: do not edit. */',
          '#ifndef SYSCALL_TABLE_H', '#define SYSCALL_TABLE_H', '',
          '/* x86_64 syscall number -> event ids and ppm_sc code (e5c53d64 layout).',
@@ -109,7 +319,9 @@ def gen_syscalls(out, scmap):
     o.append('static const struct syscall_evt_pair g_syscall_table[SYSCALL_TABLE_SIZE] = {')
     for r in scmap:
         kind = r['e5c53d64_kind']
-        if kind == 'specific':
+        if kind == 'specific' and events[int(r['e5c53d64_enter_id'])]['filler'] == '-':
+            k = 2   # no driver fills its events: the generic ones
+        elif kind == 'specific':
             k = 1
         elif kind.startswith('generic') and 'no entry' not in kind:
             k = 2
@@ -186,22 +398,15 @@ def gen_flags_h(out, tables, names):
     out.write('\n'.join(o) + '\n')
 
 
-def gen_events(out, events, tables):
+def gen_events(out, events):
     o = ['/* Generated by driver/gen_tables.py from driver/events.tsv: do not edit. */',
          '#include "event_table.h"', '',
          'const struct ppm_event_info g_event_info[PPM_EVENT_MAX] = {']
     for e in events:
-        if e['in_e5c53d64'] != 'Y':
-            continue
-        cat = sum(CATEGORIES[c] for c in e['e5c53d64_category'].split('|'))
-        fl = sum(EVENT_FLAGS[f] for f in e['e5c53d64_flags'].split(','))
-        n = int(e['e5c53d64_nparams'])
-        params = [p for p in e['e5c53d64_params'].split('|') if p][:n]
-        infos = e['e5c53d64_param_info'].split('|') if e['e5c53d64_param_info'] else []
+        cat = sum(CATEGORIES[c] for c in e['category'].split('|'))
+        fl = sum(EVENT_FLAGS[f] for f in e['flags'].split(','))
         ps = []
-        for i, p in enumerate(params):
-            name, ty, fmt = p.split(':')
-            info = infos[i] if i < len(infos) else ''
+        for name, ty, fmt, info in e['params']:
             names, dyn, dirfd = '0', '0', -1
             if info.startswith('dirfd=param'):
                 dirfd = int(info[len('dirfd=param'):])
@@ -211,7 +416,7 @@ def gen_events(out, events, tables):
                 names = info
             ps.append('{ %s, %s, %s, %d, %s, %s }' % (cstr(name), ty, fmt, dirfd, names, dyn))
         o.append('\t[%s] = { %s, %d, %d, %d, { %s } },' % (
-            e['id'], cstr(e['e5c53d64_name']), cat, fl, len(ps), ', '.join(ps)))
+            e['id'], cstr(e['name']), cat, fl, len(ps), ', '.join(ps)))
     o.append('};')
     out.write('\n'.join(o) + '\n')
 
@@ -219,20 +424,22 @@ def gen_events(out, events, tables):
 def main():
     src, dst = sys.argv[1], sys.argv[2]
     os.makedirs(dst, exist_ok=True)
-    events = read_tsv(os.path.join(src, 'events.tsv'))
+    events = load_events(src)
     flags = read_tsv(os.path.join(src, 'flags.tsv'))
     scmap = read_tsv(os.path.join(src, 'syscall_map.tsv'))
     ptypes = read_tsv(os.path.join(src, 'param_type_ids.tsv'))
     with open(os.path.join(dst, 'event_ids.h'), 'w') as f:
         gen_ids(f, events, ptypes, schema_hash(src))
     with open(os.path.join(dst, 'syscall_table.h'), 'w') as f:
-        gen_syscalls(f, scmap)
+        gen_syscalls(f, scmap, events)
     with open(os.path.join(dst, 'flag_tables.c'), 'w') as f:
         tables, names = gen_flags(f, flags, scmap)
     with open(os.path.join(dst, 'flag_tables.h'), 'w') as f:
         gen_flags_h(f, tables, names)
     with open(os.path.join(dst, 'event_table.c'), 'w') as f:
-        gen_events(f, events, tables)
+        gen_events(f, events)
+    with open(os.path.join(dst, 'fill_table.h'), 'w') as f:
+        gen_fill(f, events)
 
 
 if __name__ == '__main__':

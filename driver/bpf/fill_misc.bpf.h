@@ -8,24 +8,6 @@
 
 #define MAX_POLLFD 16
 
-static __always_inline __u16 poll_to_ppm(__u16 f)
-{
-	__u16 r = 0;
-
-	if (f & 0x1) r |= 1;		/* POLLIN */
-	if (f & 0x2) r |= 2;		/* POLLPRI */
-	if (f & 0x4) r |= 4;		/* POLLOUT */
-	if (f & 0x2000) r |= 8;		/* POLLRDHUP */
-	if (f & 0x8) r |= 16;		/* POLLERR */
-	if (f & 0x10) r |= 32;		/* POLLHUP */
-	if (f & 0x20) r |= 64;		/* POLLNVAL */
-	if (f & 0x40) r |= 128;		/* POLLRDNORM */
-	if (f & 0x80) r |= 256;		/* POLLRDBAND */
-	if (f & 0x100) r |= 512;	/* POLLWRNORM */
-	if (f & 0x200) r |= 1024;	/* POLLWRBAND */
-	return r;
-}
-
 /* u16 count + count x (i64 fd, i16 flags); enter: events, exit: revents */
 static __always_inline void push_fdlist(struct bld *b, __u64 ufds, __u64 nfds, int revents)
 {
@@ -43,33 +25,6 @@ static __always_inline void push_fdlist(struct bld *b, __u64 ufds, __u64 nfds, i
 		*(__s16 *)(p + 10 + 10 * i) = poll_to_ppm(revents ? pfd[i].revents : pfd[i].events);
 	}
 	param_done(b, 2 + 10 * (n & (MAX_POLLFD * 2 - 1)));
-}
-
-/* ptrace request -> PPM_PTRACE_* (flags.tsv ptrace_requests) */
-static __always_inline __u16 ptrace_to_ppm(__u64 r)
-{
-	if (r <= 9)
-		return r + 1;
-	switch (r) {
-	case 12: return 26;	/* GETREGS */
-	case 13: return 27;
-	case 14: return 28;	/* GETFPREGS */
-	case 15: return 29;
-	case 16: return 11;	/* ATTACH */
-	case 17: return 12;	/* DETACH */
-	case 18: return 30;	/* GETFPXREGS */
-	case 19: return 31;
-	case 24: return 13;	/* SYSCALL */
-	case 25: return 33;	/* GET_THREAD_AREA */
-	case 26: return 34;
-	case 30: return 35;	/* ARCH_PRCTL */
-	case 31: return 36;	/* SYSEMU */
-	case 32: return 37;
-	case 33: return 38;	/* SINGLEBLOCK */
-	}
-	if (r >= 0x4200 && r <= 0x420b)	/* SETOPTIONS .. SETSIGMASK */
-		return r - 0x4200 + 14;
-	return 0;
 }
 
 /* PT_DYN sockopt value: optname of SOL_SOCKET picks the type */

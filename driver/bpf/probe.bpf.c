@@ -503,7 +503,7 @@ static __always_inline int filler_submit(struct bld *b)
 			return filler_submit(b);		\
 	} while (0)
 
-#include "fill_simple.bpf.h"
+#include "fill_table.bpf.h"
 #include "fill_io.bpf.h"
 #include "fill_net.bpf.h"
 #include "fill_proc.bpf.h"

@@ -2,9 +2,10 @@
 /*
  * fill.c - turn a probe hit into one event of the e5c53d64 layout.
  *
- * Each event's parameter list comes from g_kmod_events (generated from
- * driver/events.tsv by gen_kmod_events.py): a PT_* type and a value source
- * per parameter.  Probes run with preemption disabled, so user memory is
+ * Each event's parameter list comes from g_fill_events (fill_table.h,
+ * generated from the fill column of driver/events.tsv by gen_tables.py, the
+ * table the eBPF driver's table filler reads too): a PT_* type and a fill
+ * source per parameter.  Probes run with preemption disabled, so user memory is
  * only read with the *_nofault helpers and nothing here may sleep.
  */
 #include <linux/version.h>
@@ -41,7 +42,8 @@
 #include <net/inet_sock.h>
 #include <net/af_unix.h>
 #include "event_format.h"
-#include "kmod_events.h"
+#include "fill_table.h"
+#include "ppm_convert.h"
 #include "fill.h"
 
 #define KMOD_MAX_PROC_AREA 4096	/* bytes of args or env copied */
@@ -173,99 +175,6 @@ static int put_signed(struct kfill *f, u8 type, unsigned long arg)
 	return put_num(f, type, arg);
 }
 
-static u32 open_flags_to_ppm(unsigned long flags)
-{
-	u32 r = 0;
-
-	switch (flags & O_ACCMODE) {
-	case O_RDONLY:
-		r |= 1;
-		break;
-	case O_WRONLY:
-		r |= 2;
-		break;
-	case O_RDWR:
-		r |= 3;
-		break;
-	}
-	if (flags & O_CREAT)
-		r |= 1 << 2;
-	if (flags & O_APPEND)
-		r |= 1 << 3;
-	if (flags & O_DSYNC)
-		r |= 1 << 4;
-	if (flags & O_EXCL)
-		r |= 1 << 5;
-	if (flags & O_NONBLOCK)
-		r |= 1 << 6;
-	if (flags & __O_SYNC)
-		r |= 1 << 7;
-	if (flags & O_TRUNC)
-		r |= 1 << 8;
-	if (flags & O_DIRECT)
-		r |= 1 << 9;
-	if (flags & O_DIRECTORY)
-		r |= 1 << 10;
-	if (flags & O_LARGEFILE)
-		r |= 1 << 11;
-	if (flags & O_CLOEXEC)
-		r |= 1 << 12;
-	if ((flags & __O_TMPFILE) == __O_TMPFILE)
-		r |= 1 << 13;
-	return r;
-}
-
-static const struct {
-	unsigned long linux_flag;
-	u32 ppm_flag;
-} clone_flag_map[] = {
-	{ CLONE_FILES, 1 << 0 }, { CLONE_FS, 1 << 1 }, { CLONE_IO, 1 << 2 },
-	{ CLONE_NEWIPC, 1 << 3 }, { CLONE_NEWNET, 1 << 4 },
-	{ CLONE_NEWNS, 1 << 5 }, { CLONE_NEWPID, 1 << 6 },
-	{ CLONE_NEWUTS, 1 << 7 }, { CLONE_PARENT, 1 << 8 },
-	{ CLONE_PARENT_SETTID, 1 << 9 }, { CLONE_PTRACE, 1 << 10 },
-	{ CLONE_SIGHAND, 1 << 11 }, { CLONE_SYSVSEM, 1 << 12 },
-	{ CLONE_THREAD, 1 << 13 }, { CLONE_UNTRACED, 1 << 14 },
-	{ CLONE_VM, 1 << 15 }, { CLONE_NEWUSER, 1 << 20 },
-	{ CLONE_CHILD_CLEARTID, 1 << 23 }, { CLONE_CHILD_SETTID, 1 << 24 },
-	{ CLONE_SETTLS, 1 << 25 }, { CLONE_VFORK, 1 << 27 },
-	{ CLONE_NEWCGROUP, 1 << 28 },
-};
-
-static u32 clone_flags_to_ppm(u64 flags)
-{
-	u32 r = 0;
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(clone_flag_map); i++)
-		if (flags & clone_flag_map[i].linux_flag)
-			r |= clone_flag_map[i].ppm_flag;
-	return r;
-}
-
-static const struct {
-	unsigned long linux_flag;
-	u32 ppm_flag;
-} mmap_flag_map[] = {
-	{ MAP_SHARED, 1 << 0 }, { MAP_PRIVATE, 1 << 1 }, { MAP_FIXED, 1 << 2 },
-	{ MAP_ANONYMOUS, 1 << 3 }, { MAP_32BIT, 1 << 4 },
-	{ MAP_NORESERVE, 1 << 6 }, { MAP_POPULATE, 1 << 7 },
-	{ MAP_NONBLOCK, 1 << 8 }, { MAP_GROWSDOWN, 1 << 9 },
-	{ MAP_DENYWRITE, 1 << 10 }, { MAP_EXECUTABLE, 1 << 11 },
-	{ MAP_LOCKED, 1 << 14 },
-};
-
-static u32 mmap_flags_to_ppm(unsigned long flags)
-{
-	u32 r = 0;
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(mmap_flag_map); i++)
-		if (flags & mmap_flag_map[i].linux_flag)
-			r |= mmap_flag_map[i].ppm_flag;
-	return r;
-}
-
 static u64 syscall_clone_flags(struct kfill *f)
 {
 	u64 flags = 0;
@@ -340,12 +249,12 @@ static int put_pair_fd(struct kfill *f, unsigned long uaddr, int which)
 	return put_num(f, PT_FD, (s64)fds[which]);
 }
 
-static int put_pipe_ino(struct kfill *f)
+static int put_pipe_ino(struct kfill *f, unsigned long ufds)
 {
 	int fds[2];
 	u64 ino = 0;
 
-	if (f->ret >= 0 && !read_user_fds(f->args[0], fds))
+	if (f->ret >= 0 && !read_user_fds(ufds, fds))
 		ino = fd_ino(fds[0]);
 	return put_num(f, PT_UINT64, ino);
 }
@@ -489,17 +398,17 @@ static bool call_has_addr(struct kfill *f, u8 src)
 	int ulen;
 
 	switch (src) {
-	case KSRC_TUPLE_TO:		/* sendto(fd, buf, len, flags, addr, addrlen) */
+	case FS_TUPLE_TO:		/* sendto(fd, buf, len, flags, addr, addrlen) */
 		uaddr = f->args[4];
 		len = f->args[5];
 		break;
-	case KSRC_TUPLE_FROM:		/* recvfrom(fd, buf, len, flags, addr, &addrlen) */
+	case FS_TUPLE_FROM:		/* recvfrom(fd, buf, len, flags, addr, &addrlen) */
 		if (f->ret < 0 || !f->args[4] || !f->args[5] ||
 		    copy_from_user_nofault(&ulen, (const void __user *)f->args[5], sizeof(ulen)))
 			return false;
 		return ulen >= 0 && ulen <= (int)sizeof(struct sockaddr_storage);
 	default:			/* sendmsg/recvmsg(fd, msghdr, flags) */
-		if ((src == KSRC_TUPLE_MSG_FROM && f->ret < 0) ||
+		if ((src == FS_TUPLE_MSG_FROM && f->ret < 0) ||
 		    copy_from_user_nofault(&mh, (const void __user *)f->args[1], sizeof(mh)))
 			return false;
 		uaddr = (unsigned long)mh.msg_name;
@@ -519,22 +428,23 @@ static int read_iov(struct kfill *f, unsigned long uaddr, unsigned long cnt,
 	return cnt;
 }
 
-static int put_iov_len(struct kfill *f, u32 arg)
+static u32 iov_total(struct kfill *f, unsigned long uiov, unsigned long cnt)
 {
 	struct iovec iov[KMOD_MAX_IOV];
-	int i, n = read_iov(f, f->args[arg], f->args[arg + 1], iov);
+	int i, n = read_iov(f, uiov, cnt, iov);
 	u32 total = 0;
 
 	for (i = 0; i < n; i++)
 		total += iov[i].iov_len;
-	return put_num(f, PT_UINT32, total);
+	return total;
 }
 
-static int put_iov_data(struct kfill *f, u32 arg)
+/* the first @len bytes (up to the snaplen) of an iovec array */
+static int put_iov_data(struct kfill *f, unsigned long uiov, unsigned long cnt, long len)
 {
 	struct iovec iov[KMOD_MAX_IOV];
-	int i, n = read_iov(f, f->args[arg], f->args[arg + 1], iov);
-	long want = min_t(long, f->ret, f->snaplen);
+	int i, n = read_iov(f, uiov, cnt, iov);
+	long want = min_t(long, len, f->snaplen);
 	u32 got = 0;
 
 	if (want <= 0 || !room(f, want))
@@ -549,10 +459,158 @@ static int put_iov_data(struct kfill *f, u32 arg)
 	return commit(f, got);
 }
 
-static int put_reltime(struct kfill *f, unsigned long uaddr)
+/* the iovec array of the struct msghdr at @umsg */
+static void msg_iov(unsigned long umsg, unsigned long *uiov, unsigned long *cnt)
+{
+	struct user_msghdr mh;
+
+	*uiov = 0;
+	*cnt = 0;
+	if (umsg && !copy_from_user_nofault(&mh, (const void __user *)umsg, sizeof(mh))) {
+		*uiov = (unsigned long)mh.msg_iov;
+		*cnt = mh.msg_iovlen;
+	}
+}
+
+static int put_msg_iov(struct kfill *f, u8 src, unsigned long umsg)
+{
+	unsigned long uiov, cnt;
+
+	msg_iov(umsg, &uiov, &cnt);
+	if (src == FS_MSG_IOV_LEN)
+		return put_num(f, PT_UINT32, iov_total(f, uiov, cnt));
+	return put_iov_data(f, uiov, cnt, src == FS_MSG_IOV_DATA ? f->ret :
+			    iov_total(f, uiov, cnt));
+}
+
+static u64 user_u64(unsigned long uaddr, u32 off, u64 dflt)
+{
+	u64 v = dflt;
+
+	if (uaddr && copy_from_user_nofault(&v, (const void __user *)(uaddr + off), sizeof(v)))
+		v = dflt;
+	return v;
+}
+
+static u32 user_u32(unsigned long uaddr)
+{
+	u32 v = 0;
+
+	if (uaddr && copy_from_user_nofault(&v, (const void __user *)uaddr, sizeof(v)))
+		v = 0;
+	return v;
+}
+
+#define KMOD_MAX_POLLFD 16	/* as the eBPF driver */
+
+/* PT_FDLIST: u16 count, then per fd an i64 fd and i16 events (or revents) */
+static int put_fdlist(struct kfill *f, unsigned long ufds, unsigned long nfds, bool revents)
+{
+	struct pollfd pfd[KMOD_MAX_POLLFD];
+	u32 i, n = min_t(unsigned long, nfds, KMOD_MAX_POLLFD);
+	u8 *p = f->buf + f->pos;
+
+	if (!ufds || copy_from_user_nofault(pfd, (const void __user *)ufds, n * sizeof(pfd[0])))
+		n = 0;
+	if (!room(f, 2 + 10 * n))
+		return -E2BIG;
+	put_unaligned((u16)n, (u16 *)p);
+	for (i = 0; i < n; i++) {
+		put_unaligned((s64)pfd[i].fd, (s64 *)(p + 2 + 10 * i));
+		put_unaligned((u16)poll_to_ppm(revents ? pfd[i].revents : pfd[i].events),
+			      (u16 *)(p + 10 + 10 * i));
+	}
+	return commit(f, 2 + 10 * n);
+}
+
+/* PT_DYN: a selector byte, then the value */
+static int put_dyn_u64(struct kfill *f, u8 sel, u64 v)
+{
+	u8 out[9];
+
+	out[0] = sel;
+	memcpy(out + 1, &v, 8);
+	return put_raw(f, out, 9);
+}
+
+/* the option value of setsockopt/getsockopt (optlen in argument 4), PT_DYN */
+static int put_sockopt_val(struct kfill *f, unsigned long uval)
+{
+	u32 level = f->args[1], name = f->args[2], len = f->args[4];
+	u8 out[1 + 64];
+	u64 v = 0;
+
+	if (f->nr == __NR_getsockopt) {
+		len = user_u32(f->args[4]);
+		if (f->ret < 0)
+			uval = 0;
+	}
+	if (uval && copy_from_user_nofault(&v, (const void __user *)uval, min_t(u32, len, 8)))
+		v = 0;
+	if (level == SOL_SOCKET && name == SO_ERROR)
+		return put_dyn_u64(f, 1, -(s64)(s32)v);
+	if (level == SOL_SOCKET && (name == SO_RCVTIMEO_OLD || name == SO_SNDTIMEO_OLD)) {
+		struct __kernel_old_timeval tv = { 0, 0 };
+
+		if (uval && copy_from_user_nofault(&tv, (const void __user *)uval, sizeof(tv)))
+			memset(&tv, 0, sizeof(tv));
+		return put_dyn_u64(f, 4, tv.tv_sec * NSEC_PER_SEC + tv.tv_usec * NSEC_PER_USEC);
+	}
+	if (len == 8)
+		return put_dyn_u64(f, 3, v);
+	if (len == 4) {
+		out[0] = 2;
+		memcpy(out + 1, &v, 4);
+		return put_raw(f, out, 5);
+	}
+	len = min_t(u32, len, 64);
+	out[0] = 0;
+	if (!uval || !len || copy_from_user_nofault(out + 1, (const void __user *)uval, len))
+		len = 0;
+	return put_raw(f, out, 1 + len);
+}
+
+/* accept: the backlog of the listening socket (argument 0) */
+static int put_accept_queue(struct kfill *f, u8 type, u8 src)
+{
+	struct socket *sock;
+	u32 len = 0, max = 0;
+	int err;
+
+	sock = sockfd_lookup((int)f->args[0], &err);
+	if (sock) {
+		if (sock->sk) {
+			len = READ_ONCE(sock->sk->sk_ack_backlog);
+			max = READ_ONCE(sock->sk->sk_max_ack_backlog);
+		}
+		sockfd_put(sock);
+	}
+	if (src == FS_QUEUEPCT)
+		return put_num(f, type, max ? len * 100 / max : 0);
+	return put_num(f, type, src == FS_QUEUELEN ? len : max);
+}
+
+/* socketpair: kernel address of the first socket, or of its peer */
+static int put_sock_ptr(struct kfill *f, unsigned long ufds, bool peer)
+{
+	struct socket *sock;
+	int fds[2], err;
+	u64 v = 0;
+
+	if (f->ret >= 0 && !read_user_fds(ufds, fds)) {
+		sock = sockfd_lookup(fds[0], &err);
+		if (sock) {
+			if (sock->sk)
+				v = (u64)(unsigned long)(peer ? unix_sk(sock->sk)->peer : sock->sk);
+			sockfd_put(sock);
+		}
+	}
+	return put_num(f, PT_UINT64, v);
+}
+
+static int put_reltime(struct kfill *f, unsigned long uaddr, u64 ns)
 {
 	struct __kernel_timespec ts;
-	u64 ns = 0;
 
 	if (uaddr && !copy_from_user_nofault(&ts, (const void __user *)uaddr, sizeof(ts)))
 		ns = ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
@@ -713,81 +771,77 @@ static int put_proc(struct kfill *f, u8 type, u8 src)
 	u64 v = 0;
 
 	switch (src) {
-	case KSRC_P_EXE:
+	case FS_EXE:
 		return put_exe(f);
-	case KSRC_P_ARGS:
+	case FS_ARGS:
 		return commit(f, f->args_rest);
-	case KSRC_P_ENV:
+	case FS_ENV:
 		return put_env(f);
-	case KSRC_P_COMM:
+	case FS_COMM:
 		return put_str(f, t->comm);
-	case KSRC_P_CWD:
+	case FS_CWD:
 		return put_cwd(f);
-	case KSRC_P_CGROUPS:
+	case FS_CGROUPS:
 		return put_cgroups(f);
-	case KSRC_P_TID:
+	case FS_TID:
 		v = t->pid;
 		break;
-	case KSRC_P_PID:
+	case FS_PID:
 		v = t->tgid;
 		break;
-	case KSRC_P_PTID:
+	case FS_PTID:
 		rcu_read_lock();
 		parent = rcu_dereference(t->real_parent);
 		v = parent ? parent->pid : 0;
 		rcu_read_unlock();
 		break;
-	case KSRC_P_FDLIMIT:
+	case FS_FDLIMIT:
 		v = task_rlimit(t, RLIMIT_NOFILE);
 		break;
-	case KSRC_P_MAJFLT:
+	case FS_PGFT_MAJ:
 		v = t->maj_flt;
 		break;
-	case KSRC_P_MINFLT:
+	case FS_PGFT_MIN:
 		v = t->min_flt;
 		break;
-	case KSRC_P_VMSIZE:
+	case FS_VM_SIZE:
 		v = mm_kb(t->mm, 0);
 		break;
-	case KSRC_P_VMRSS:
+	case FS_VM_RSS:
 		v = mm_kb(t->mm, 1);
 		break;
-	case KSRC_P_VMSWAP:
+	case FS_VM_SWAP:
 		v = mm_kb(t->mm, 2);
 		break;
-	case KSRC_P_TTY:
+	case FS_TTY:
 		v = task_tty_nr(t);
 		break;
-	case KSRC_P_PGID:
+	case FS_PGID:
 		v = task_pgrp_nr_ns(t, &init_pid_ns);
 		break;
-	case KSRC_P_LOGINUID:
+	case FS_LOGINUID:
 		v = loginuid(t);
 		break;
-	case KSRC_P_UID:
-		v = from_kuid_munged(&init_user_ns, task_uid(t));
+	case FS_EUID:
+		v = from_kuid_munged(&init_user_ns, task_euid(t));
 		break;
-	case KSRC_P_GID:
-		v = from_kgid_munged(&init_user_ns, task_cred_xxx(t, gid));
+	case FS_EGID:
+		v = from_kgid_munged(&init_user_ns, task_cred_xxx(t, egid));
 		break;
-	case KSRC_P_VTID:
+	case FS_VTID:
 		v = task_pid_vnr(t);
 		break;
-	case KSRC_P_VPID:
+	case FS_VPID:
 		v = task_tgid_vnr(t);
 		break;
 	}
 	return put_num(f, type, v);
 }
 
-static int put_open_mode(struct kfill *f, s8 flags_arg)
+/* mode of argument @arg, kept when the flags of argument @arg - 1 create a file */
+static int put_open_mode(struct kfill *f, u32 arg)
 {
-	unsigned long flags = flags_arg < 0 ? O_CREAT : f->args[flags_arg];
-	unsigned long mode = f->args[flags_arg < 0 ? 1 : flags_arg + 1];
-
-	if (!(flags & (O_CREAT | __O_TMPFILE)))
-		mode = 0;
-	return put_num(f, PT_UINT32, mode & 07777);
+	return put_num(f, PT_UINT32, open_mode_to_ppm(f->args[arg ? arg - 1 : 0], f->args[arg]));
 }
 
 static int put_exit_info(struct kfill *f, u8 type, u8 src)
@@ -795,79 +849,132 @@ static int put_exit_info(struct kfill *f, u8 type, u8 src)
 	int code = f->task->exit_code;
 
 	switch (src) {
-	case KSRC_EXIT_STATUS:
+	case FS_EXIT_STATUS:
 		return put_num(f, type, (s64)code);
-	case KSRC_EXIT_RET:
+	case FS_EXIT_RET:
 		return put_num(f, type, (s64)((code >> 8) & 0xff));
-	case KSRC_EXIT_SIG:
+	case FS_EXIT_SIG:
 		return put_num(f, type, code & 0x7f);
 	default:
 		return put_num(f, type, (code & 0x80) ? 1 : 0);
 	}
 }
 
-static int put_param(struct kfill *f, const struct kmod_param *p)
+static int put_param(struct kfill *f, const struct fill_param *p)
 {
-	unsigned long a = p->arg >= 0 ? f->args[p->arg] : 0;
+	unsigned long a = f->args[p->arg < 6 ? p->arg : 5];
+	unsigned long next = f->args[p->arg < 5 ? p->arg + 1 : 5];
 
 	switch (p->src) {
-	case KSRC_RET:
+	case FS_RET:
 		return put_num(f, p->type, (u64)f->ret);
-	case KSRC_ARG:
+	case FS_ARG:
 		return put_signed(f, p->type, a);
-	case KSRC_USTR:
+	case FS_USTR:
 		return put_ustr(f, a);
-	case KSRC_UBUF_RET:
+	case FS_UBUF_STR:
+		return f->ret > 0 ? put_ustr(f, a) : put_str(f, "");
+	case FS_UBUF_RET:
 		return put_ubuf(f, a, f->ret);
-	case KSRC_UBUF_SIZE:
-		return put_ubuf(f, a, f->args[p->arg + 1]);
-	case KSRC_OPEN_FLAGS:
+	case FS_UBUF_SIZE:
+		return put_ubuf(f, a, next);
+	case FS_OPEN_FLAGS:
 		return put_num(f, p->type, open_flags_to_ppm(a));
-	case KSRC_MMAP_FLAGS:
-		return put_num(f, p->type, mmap_flags_to_ppm(a));
-	case KSRC_OPEN_MODE:
+	case FS_OPEN_MODE:
 		return put_open_mode(f, p->arg);
-	case KSRC_FD_DEV:
+	case FS_MODE:
+		return put_num(f, p->type, a & 07777);
+	case FS_MMAP_FLAGS:
+		return put_num(f, p->type, mmap_flags_to_ppm(a));
+	case FS_FCNTL_CMD:
+		return put_num(f, p->type, fcntl_to_ppm(a));
+	case FS_SEMGET_FLAGS:
+		return put_num(f, p->type, semget_flags_to_ppm(a));
+	case FS_U32_AT:
+		return put_num(f, p->type, user_u32(a));
+	case FS_U64_AT:
+		return put_num(f, p->type, user_u64(a, 0, 0));
+	case FS_RLIM_CUR:
+		return put_num(f, p->type, user_u64(a, 0, -1));
+	case FS_RLIM_MAX:
+		return put_num(f, p->type, user_u64(a, 8, -1));
+	case FS_HOW_FLAGS:
+		return put_num(f, p->type, open_flags_to_ppm(user_u64(a, 0, 0)));
+	case FS_HOW_MODE:
+		return put_num(f, p->type, open_mode_to_ppm(user_u64(a, 0, 0), user_u64(a, 8, 0)));
+	case FS_HOW_RESOLVE:
+		return put_num(f, p->type, resolve_to_ppm(user_u64(a, 16, 0)));
+	case FS_FD_DEV:
 		return put_fd_dev(f, f->ret);
-	case KSRC_PIPE_FD0:
-	case KSRC_PIPE_FD1:
-		return put_pair_fd(f, a, p->src == KSRC_PIPE_FD1);
-	case KSRC_SOCKPAIR_FD0:
-	case KSRC_SOCKPAIR_FD1:
-		return put_pair_fd(f, a, p->src == KSRC_SOCKPAIR_FD1);
-	case KSRC_PIPE_INO:
-		return put_pipe_ino(f);
-	case KSRC_SOCKADDR:
-		return put_sockaddr(f, a, f->args[p->arg + 1]);
-	case KSRC_TUPLE_OUT:
+	case FS_FD_PAIR0:
+	case FS_FD_PAIR1:
+		return put_pair_fd(f, a, p->src == FS_FD_PAIR1);
+	case FS_PIPE_INO:
+		return put_pipe_ino(f, a);
+	case FS_SOCK_PTR0:
+	case FS_SOCK_PTR1:
+		return put_sock_ptr(f, a, p->src == FS_SOCK_PTR1);
+	case FS_SOCKADDR:
+		return put_sockaddr(f, a, next);
+	case FS_TUPLE_OUT:
 		return put_tuple(f, (int)a, false);
-	case KSRC_TUPLE_TO:
-	case KSRC_TUPLE_MSG_TO:
+	case FS_TUPLE_TO:
+	case FS_TUPLE_MSG_TO:
 		return call_has_addr(f, p->src) ? put_tuple(f, (int)a, false) : put_raw(f, NULL, 0);
-	case KSRC_TUPLE_FROM:
-	case KSRC_TUPLE_MSG_FROM:
+	case FS_TUPLE_FROM:
+	case FS_TUPLE_MSG_FROM:
 		return call_has_addr(f, p->src) ? put_tuple(f, (int)a, true) : put_raw(f, NULL, 0);
-	case KSRC_TUPLE_RET:
+	case FS_TUPLE_RET:
 		return put_tuple(f, f->ret, true);
-	case KSRC_IOV_LEN:
-		return put_iov_len(f, p->arg);
-	case KSRC_IOV_DATA:
-		return put_iov_data(f, p->arg);
-	case KSRC_SC_ID:
+	case FS_QUEUEPCT:
+	case FS_QUEUELEN:
+	case FS_QUEUEMAX:
+		return put_accept_queue(f, p->type, p->src);
+	case FS_IOV_LEN:
+		return put_num(f, PT_UINT32, iov_total(f, a, next));
+	case FS_IOV_DATA:
+		return put_iov_data(f, a, next, f->ret);
+	case FS_IOV_DATA_ALL:
+		return put_iov_data(f, a, next, iov_total(f, a, next));
+	case FS_MSG_IOV_LEN:
+	case FS_MSG_IOV_DATA:
+	case FS_MSG_IOV_DATA_ALL:
+		return put_msg_iov(f, p->src, a);
+	case FS_FDLIST_IN:
+	case FS_FDLIST_OUT:
+		return put_fdlist(f, a, next, p->src == FS_FDLIST_OUT);
+	case FS_PPOLL_TIMEOUT:
+		return put_reltime(f, a, -1);
+	case FS_RELTIME:
+		return put_reltime(f, a, 0);
+	case FS_SOCKOPT_LEVEL:
+		return put_num(f, p->type, a == SOL_SOCKET ? 1 : a == SOL_TCP ? 2 : 0);
+	case FS_SOCKOPT_NAME:
+		return put_num(f, p->type, f->args[1] == SOL_SOCKET && a <= 53 ? a : 0);
+	case FS_SOCKOPT_VAL:
+		return put_sockopt_val(f, a);
+	case FS_PTRACE_REQ:
+		return put_num(f, p->type, ptrace_to_ppm(a));
+	case FS_PTRACE_ADDR:
+	case FS_PTRACE_DATA:
+		return put_dyn_u64(f, 0, a);
+	case FS_BPF_RES_OR_FD:
+		/* maps and programs: an fd, else a result */
+		return put_dyn_u64(f, f->ret >= 0 && (f->args[0] == 0 || f->args[0] == 5) ? 0 : 1,
+				   f->ret);
+	case FS_SC_ID:
 		return put_num(f, p->type, f->sc);
-	case KSRC_NATIVE_ID:
+	case FS_NATIVE_ID:
 		return put_num(f, p->type, f->nr);
-	case KSRC_RELTIME:
-		return put_reltime(f, a);
-	case KSRC_CLONE_FLAGS:
+	case FS_CLONE_FLAGS:
 		return put_num(f, p->type, clone_flags_to_ppm(syscall_clone_flags(f)) |
 			       child_in_pidns(f->task));
-	case KSRC_EXIT_STATUS:
-	case KSRC_EXIT_RET:
-	case KSRC_EXIT_SIG:
-	case KSRC_EXIT_CORE:
+	case FS_EXIT_STATUS:
+	case FS_EXIT_RET:
+	case FS_EXIT_SIG:
+	case FS_EXIT_CORE:
 		return put_exit_info(f, p->type, p->src);
-	case KSRC_ZERO:
+	case FS_ZERO:
 		return put_zero(f, p->type);
 	default:
 		return put_proc(f, p->type, p->src);
@@ -876,7 +983,7 @@ static int put_param(struct kfill *f, const struct kmod_param *p)
 
 int kmod_fill_event(struct kfill *f, u16 type)
 {
-	const struct kmod_event *ev = &g_kmod_events[type];
+	const struct fill_event *ev = &g_fill_events[type];
 	struct ppm_evt_hdr hdr;
 	u32 i, hlen = PPM_EVT_HDR_LEN + ev->nparams * sizeof(u16);
 	int err;

@@ -4,7 +4,8 @@
  *
  * main.c collects the probe context into struct kfill and calls
  * kmod_fill_event(); fill.c writes header, length array and values into a
- * scratch buffer following the per-event table of kmod_events.h.
+ * scratch buffer following the per-event table of fill_table.h (generated
+ * from the fill column of driver/events.tsv).
  */
 #ifndef KMOD_FILL_H
 #define KMOD_FILL_H

@@ -29,7 +29,7 @@ for f in bin/sysdig-c $CS share/sysdig-c/chisels/topprocs_net.lua share/man/man8
 	share/bash-completion/completions/sysdig-c \
 	share/zsh/vendor-completions/_sysdig-c include/sysdig-c/sinsp.h include/sysdig-c/scap.h \
 	include/sysdig-c/event_ids.h lib/pkgconfig/sysdigc-sinsp.pc lib/libsysdigc-sinsp.so.0 \
-	src/sysdigc-$VER/dkms.conf src/sysdigc-$VER/gen/kmod_events.h src/sysdigc-$VER/main.c; do
+	src/sysdigc-$VER/dkms.conf src/sysdigc-$VER/gen/fill_table.h src/sysdigc-$VER/main.c; do
 	[ -e "$P/$f" ] && pass "installed /usr/$f" || fail "missing /usr/$f"
 done
 grep -q "^PACKAGE_VERSION=\"$VER\"$" "$P/src/sysdigc-$VER/dkms.conf" &&

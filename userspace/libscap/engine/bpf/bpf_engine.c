@@ -28,7 +28,7 @@
 #include "bpf_kernel_check.h"
 #include "proc_snapshot.h"
 #include "syscall_table.h"
-#include "fill_spec.h"
+#include "fill_table.h"
 #include "probe.skel.h"
 
 #define DEFAULT_RING_BYTES (8u << 20)
@@ -323,7 +323,6 @@ static int map_rings(struct bpf_engine *e, uint32_t bytes, char *err)
 /* a filler: its sys_exit program and its sys_enter twin (FILLER in probe.bpf.c) */
 struct filler_set {
 	struct bpf_program *prog, *enter;
-	uint16_t events[10];
 };
 
 static int set_filler(struct bpf_engine *e, const struct filler_set *f, uint32_t evt, char *err)
@@ -339,38 +338,18 @@ static int set_filler(struct bpf_engine *e, const struct filler_set *f, uint32_t
 	return 0;
 }
 
-#define FILLER_PROGS(s, name) (s)->progs.name, (s)->progs.name##_enter
-
+/* every event pair gets the filler events.tsv names (g_bpf_filler) */
 static int install_fillers(struct bpf_engine *e, char *err)
 {
 	struct probe_bpf *s = e->skel;
-	const struct filler_set simple = { FILLER_PROGS(s, fill_simple), { 0 } };
-	const struct filler_set sets[] = {
-		{ FILLER_PROGS(s, fill_rw), { PPME_SYSCALL_READ_E, PPME_SYSCALL_WRITE_E, PPME_SYSCALL_PREAD_E,
-					      PPME_SYSCALL_PWRITE_E, PPME_SYSCALL_READV_E, PPME_SYSCALL_WRITEV_E,
-					      PPME_SYSCALL_PREADV_E, PPME_SYSCALL_PWRITEV_E } },
-		{ FILLER_PROGS(s, fill_pipe), { PPME_SYSCALL_PIPE_E } },
-		{ FILLER_PROGS(s, fill_sock), { PPME_SOCKET_CONNECT_E, PPME_SOCKET_BIND_E, PPME_SOCKET_ACCEPT_5_E,
-						PPME_SOCKET_ACCEPT4_5_E, PPME_SOCKET_SENDTO_E, PPME_SOCKET_RECVFROM_E,
-						PPME_SOCKET_SENDMSG_E, PPME_SOCKET_RECVMSG_E, PPME_SOCKET_SOCKETPAIR_E } },
-		{ FILLER_PROGS(s, fill_clone), { PPME_SYSCALL_CLONE_20_E, PPME_SYSCALL_FORK_20_E,
-						 PPME_SYSCALL_VFORK_20_E, PPME_SYSCALL_CLONE3_E } },
-		{ FILLER_PROGS(s, fill_execve), { PPME_SYSCALL_EXECVE_19_E, PPME_SYSCALL_EXECVEAT_E } },
-		{ FILLER_PROGS(s, fill_misc), { PPME_SYSCALL_POLL_E, PPME_SYSCALL_PPOLL_E, PPME_SOCKET_SETSOCKOPT_E,
-						PPME_SOCKET_GETSOCKOPT_E, PPME_SYSCALL_BPF_E, PPME_SYSCALL_PTRACE_E } },
-	};
-	uint32_t i, j;
+#define FILLER_SET(id, name) [BPF_FILLER_##id] = { s->progs.fill_##name, s->progs.fill_##name##_enter },
+	const struct filler_set sets[] = { BPF_FILLERS(FILLER_SET) };
+#undef FILLER_SET
+	uint32_t i;
 
-	for (i = 0; i < PPM_EVENT_MAX; i++) {
-		const struct simple_spec *sp = &s->rodata->simple_specs[i];
-
-		if ((sp->ne || sp->nx || sp->used) && set_filler(e, &simple, i, err))
+	for (i = 0; i < PPM_EVENT_MAX; i++)
+		if (g_bpf_filler[i] && set_filler(e, &sets[g_bpf_filler[i]], i, err))
 			return -1;
-	}
-	for (i = 0; i < sizeof(sets) / sizeof(sets[0]); i++)
-		for (j = 0; j < 10 && sets[i].events[j]; j++)
-			if (set_filler(e, &sets[i], sets[i].events[j], err))
-				return -1;
 	return 0;
 }
 
