@@ -28,6 +28,12 @@ same() {
 	[ "$ro" = "$rr" ] || fail "exit $ro, reference $rr"  || return 1
 	cmp -s "$TMP/o" "$TMP/r" || { diff "$TMP/o" "$TMP/r" | head -5; fail "output differs from the reference's"; }
 }
+# events ARGS: our event list is the reference's plus the events it does not
+# have (run_eventlist.sh)
+events() {
+	"$REF" "$@" >"$TMP/r" 2>/dev/null || fail "reference: exit $?" || return 1
+	"$(dirname "$(realpath "$0")")/run_eventlist.sh" "$OURS" "$TMP/r" "$@" >"$TMP/o" || fail "$(cat "$TMP/o")"
+}
 # has TEXT ARGS: exit 0 and TEXT in our stdout
 has() {
 	local want=$1; shift

@@ -3,7 +3,8 @@
  *
  * Each step uses a known file, size or address so the rig can check the
  * captured parameters exactly (vm_check.sh): open/write/read/close of
- * /tmp/kmodwl.txt (13 bytes), openat of a missing path (ENOENT), a pipe with
+ * /tmp/kmodwl.txt (13 bytes), openat of a missing path (ENOENT), statx of
+ * the file (AT_SYMLINK_NOFOLLOW, STATX_MODE|STATX_SIZE), a pipe with
  * 5 bytes, fork + execve of /bin/true, a TCP exchange on 127.0.0.1:PORT.
  * Paths are built in stack buffers, as most programs do: a probe cannot
  * fault in a never-touched .rodata page, so a literal passed straight to
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -33,6 +35,7 @@ static int fail(const char *what)
 static int file_step(void)
 {
 	char buf[64], path[64], missing[64];
+	struct statx st;
 	int fd;
 
 	snprintf(path, sizeof(path), "%s", WL_FILE);
@@ -48,6 +51,9 @@ static int file_step(void)
 	close(fd);
 	if (openat(AT_FDCWD, missing, O_RDONLY) >= 0)
 		return fail("openat missing");
+	if (statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_MODE | STATX_SIZE, &st) ||
+	    st.stx_size != 13)
+		return fail("statx " WL_FILE);
 	return 0;
 }
 

@@ -17,9 +17,14 @@
  * usage: blocker write FILE N
  *   one write(2) of N bytes (10 <= N <= 65536) to FILE: "0123456789" repeated,
  *   the last 10 bytes "<THE-END!>" (a snaplen test sees whether they came)
+ * usage: blocker statx FILE
+ *   statx(AT_FDCWD, FILE, AT_SYMLINK_NOFOLLOW, STATX_MODE|STATX_SIZE), then
+ *   statx(AT_FDCWD, FILE + ".missing", 0, STATX_BASIC_STATS) (ENOENT);
+ *   exits 0 when the first one saw a regular file
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -143,6 +148,19 @@ static int write_file(const char *path, long n)
 	return fclose(f) != 0;
 }
 
+static int stat_file(const char *path)
+{
+	char missing[4096];
+	struct statx st;
+	int rc;
+
+	snprintf(missing, sizeof(missing), "%s.missing", path);
+	rc = statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_MODE | STATX_SIZE, &st);
+	if (statx(AT_FDCWD, missing, 0, STATX_BASIC_STATS, &st) == 0)
+		return 1;
+	return rc != 0;
+}
+
 static volatile sig_atomic_t got;
 
 static void on_signal(int sig)
@@ -173,6 +191,8 @@ int main(int argc, char **argv)
 		return signals();
 	if (argc == 4 && !strcmp(argv[1], "write"))
 		return write_file(argv[2], atol(argv[3]));
-	fprintf(stderr, "usage: blocker latency GATE | sockets PORT | spin MS | signal | write FILE N\n");
+	if (argc == 3 && !strcmp(argv[1], "statx"))
+		return stat_file(argv[2]);
+	fprintf(stderr, "usage: blocker latency GATE | sockets PORT | spin MS | signal | write FILE N | statx FILE\n");
 	return 2;
 }
