@@ -62,11 +62,15 @@ static __always_inline __u8 *bpos(struct bld *b, __u32 off)
 	return b->s->buf + (off & HMASK);
 }
 
-/* enter events (even ids) get the enter time, exit events the exit time */
-static __always_inline void begin_evt(struct bld *b, __u16 type, __u32 np)
+/*
+ * An event of @type with the parameter count of the event table
+ * (fill_table.h); enter events (even ids) get the enter time, exit events
+ * the exit time.
+ */
+static __always_inline void begin_evt(struct bld *b, __u16 type)
 {
 	__u64 ts = (type & 1) ? b->s->c.ts : b->s->c.ets;
-
+	__u32 np = type < PPM_EVENT_MAX ? g_event_nparams[type] : 0;
 	__u8 *h;
 
 	if (b->off >= HALF - 128) {
@@ -83,8 +87,12 @@ static __always_inline void begin_evt(struct bld *b, __u16 type, __u32 np)
 	b->off = b->evt + PPM_EVT_HDR_LEN + 2 * (np & 31);
 }
 
+/* a filler that wrote another number of parameters than the table's: the
+ * record is dropped (counted as a scratch drop), never written malformed */
 static __always_inline void end_evt(struct bld *b)
 {
+	if (b->idx != *(__u32 *)(bpos(b, b->evt) + 22))
+		b->err = 1;
 	*(__u32 *)(bpos(b, b->evt) + 16) = b->off - b->evt;
 }
 

@@ -100,33 +100,33 @@ FILLER(fill_rw)
 		break;
 	case PPME_SYSCALL_READ_E:
 	case PPME_SYSCALL_WRITE_E:
-		begin_evt(&b, et, 2);
+		begin_evt(&b, et);
 		push_u64(&b, (__s64)(__s32)c->args[0]);
 		push_u32(&b, c->args[2]);
 		break;
 	case PPME_SYSCALL_PREAD_E:
 	case PPME_SYSCALL_PWRITE_E:
-		begin_evt(&b, et, 3);
+		begin_evt(&b, et);
 		push_u64(&b, (__s64)(__s32)c->args[0]);
 		push_u32(&b, c->args[2]);
 		push_u64(&b, c->args[3]);
 		break;
 	case PPME_SYSCALL_READV_E:
-		begin_evt(&b, et, 1);
+		begin_evt(&b, et);
 		push_u64(&b, (__s64)(__s32)c->args[0]);
 		break;
 	case PPME_SYSCALL_WRITEV_E:
-		begin_evt(&b, et, 2);
+		begin_evt(&b, et);
 		push_u64(&b, (__s64)(__s32)c->args[0]);
 		push_u32(&b, iov_total(c->args[1], c->args[2]));
 		break;
 	case PPME_SYSCALL_PREADV_E:
-		begin_evt(&b, et, 2);
+		begin_evt(&b, et);
 		push_u64(&b, (__s64)(__s32)c->args[0]);
 		push_u64(&b, c->args[3]);
 		break;
 	case PPME_SYSCALL_PWRITEV_E:
-		begin_evt(&b, et, 3);
+		begin_evt(&b, et);
 		push_u64(&b, (__s64)(__s32)c->args[0]);
 		push_u32(&b, iov_total(c->args[1], c->args[2]));
 		push_u64(&b, c->args[3]);
@@ -140,25 +140,25 @@ FILLER(fill_rw)
 	switch (et) {
 	case PPME_SYSCALL_READ_E:
 	case PPME_SYSCALL_PREAD_E:
-		begin_evt(&b, c->exit_type, 2);
+		begin_evt(&b, c->exit_type);
 		push_u64(&b, c->ret);
 		push_data(&b, c->args[1], c->ret);
 		break;
 	case PPME_SYSCALL_WRITE_E:
 	case PPME_SYSCALL_PWRITE_E:
-		begin_evt(&b, c->exit_type, 2);
+		begin_evt(&b, c->exit_type);
 		push_u64(&b, c->ret);
 		push_data(&b, c->args[1], c->args[2]);
 		break;
 	case PPME_SYSCALL_READV_E:
 	case PPME_SYSCALL_PREADV_E:
-		begin_evt(&b, c->exit_type, 3);
+		begin_evt(&b, c->exit_type);
 		push_u64(&b, c->ret);
 		push_u32(&b, iov_total(c->args[1], c->args[2]));
 		push_iov_data(&b, c->args[1], c->args[2], c->ret);
 		break;
 	default:
-		begin_evt(&b, c->exit_type, 2);
+		begin_evt(&b, c->exit_type);
 		push_u64(&b, c->ret);
 		push_iov_data(&b, c->args[1], c->args[2], iov_total(c->args[1], c->args[2]));
 	}
@@ -176,10 +176,10 @@ FILLER(fill_pipe)
 	if (filler_start(&b))
 		return 0;
 	c = &b.s->c;
-	begin_evt(&b, c->enter_type, 0);
+	begin_evt(&b, c->enter_type);
 	end_evt(&b);
 	filler_enter_done(&b);
-	begin_evt(&b, c->exit_type, 4);
+	begin_evt(&b, c->exit_type);
 	push_u64(&b, c->ret);
 	if (c->ret >= 0)
 		bpf_probe_read_user(fds, sizeof(fds), (void *)c->args[0]);

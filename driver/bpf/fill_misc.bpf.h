@@ -79,14 +79,14 @@ FILLER(fill_misc)
 	case PPME_SYSCALL_POLL_E:
 	case PPME_SYSCALL_PPOLL_E:
 		if (et == PPME_SYSCALL_POLL_E) {
-			begin_evt(&b, et, 2);
+			begin_evt(&b, et);
 			push_fdlist(&b, c->args[0], c->args[1], 0);
 			push_u64(&b, (__s64)(__s32)c->args[2]);
 		} else {
 			struct __kernel_timespec ts = {};
 			__u32 mask = 0;
 
-			begin_evt(&b, et, 3);
+			begin_evt(&b, et);
 			push_fdlist(&b, c->args[0], c->args[1], 0);
 			if (c->args[2] && !bpf_probe_read_user(&ts, sizeof(ts), (void *)c->args[2]))
 				push_u64(&b, ts.tv_sec * 1000000000ull + ts.tv_nsec);
@@ -98,7 +98,7 @@ FILLER(fill_misc)
 		}
 		end_evt(&b);
 		filler_enter_done(&b);
-		begin_evt(&b, c->exit_type, 2);
+		begin_evt(&b, c->exit_type);
 		push_u64(&b, c->ret);
 		push_fdlist(&b, c->args[0], c->args[1], 1);
 		break;
@@ -111,10 +111,10 @@ FILLER(fill_misc)
 			if (c->args[4])
 				bpf_probe_read_user(&len, sizeof(len), (void *)c->args[4]);
 		}
-		begin_evt(&b, et, 0);
+		begin_evt(&b, et);
 		end_evt(&b);
 		filler_enter_done(&b);
-		begin_evt(&b, c->exit_type, 6);
+		begin_evt(&b, c->exit_type);
 		push_u64(&b, c->ret);
 		push_u64(&b, (__s64)(__s32)c->args[0]);
 		push_u8(&b, level == 1 ? 1 : level == 6 ? 2 : 0);
@@ -124,23 +124,23 @@ FILLER(fill_misc)
 		break;
 	}
 	case PPME_SYSCALL_BPF_E:
-		begin_evt(&b, et, 1);
+		begin_evt(&b, et);
 		push_u64(&b, c->args[0]);
 		end_evt(&b);
 		filler_enter_done(&b);
-		begin_evt(&b, c->exit_type, 1);
+		begin_evt(&b, c->exit_type);
 		/* maps and programs: an fd, else a result */
 		*bpos(&b, b.off) = (c->ret >= 0 && (c->args[0] == 0 || c->args[0] == 5)) ? 0 : 1;
 		*(__s64 *)(bpos(&b, b.off) + 1) = c->ret;
 		param_done(&b, 9);
 		break;
 	case PPME_SYSCALL_PTRACE_E:
-		begin_evt(&b, et, 2);
+		begin_evt(&b, et);
 		push_u16(&b, ptrace_to_ppm(c->args[0]));
 		push_u64(&b, (__s64)(__s32)c->args[1]);
 		end_evt(&b);
 		filler_enter_done(&b);
-		begin_evt(&b, c->exit_type, 3);
+		begin_evt(&b, c->exit_type);
 		push_u64(&b, c->ret);
 		*bpos(&b, b.off) = 0;
 		*(__u64 *)(bpos(&b, b.off) + 1) = c->args[2];

@@ -217,12 +217,12 @@ FILLER(fill_sock)
 	switch (et) {
 	case PPME_SOCKET_CONNECT_E:
 		sk = fd_sock(sfd(c));
-		begin_evt(&b, et, 2);
+		begin_evt(&b, et);
 		push_u64(&b, sfd(c));
 		push_usockaddr(&b, c->args[1], c->args[2]);
 		end_evt(&b);
 		filler_enter_done(&b);
-		begin_evt(&b, c->exit_type, 2);
+		begin_evt(&b, c->exit_type);
 		push_u64(&b, c->ret);
 		if (BPF_CORE_READ(sk, __sk_common.skc_dport) == 0 &&
 		    read_upeer(&pe, c->args[1], c->args[2]) == 0)
@@ -231,11 +231,11 @@ FILLER(fill_sock)
 			push_tuple(&b, sk, NULL, 0);
 		break;
 	case PPME_SOCKET_BIND_E:
-		begin_evt(&b, et, 1);
+		begin_evt(&b, et);
 		push_u64(&b, sfd(c));
 		end_evt(&b);
 		filler_enter_done(&b);
-		begin_evt(&b, c->exit_type, 2);
+		begin_evt(&b, c->exit_type);
 		push_u64(&b, c->ret);
 		push_usockaddr(&b, c->args[1], c->args[2]);
 		break;
@@ -248,14 +248,14 @@ FILLER(fill_sock)
 		qmax = sk ? BPF_CORE_READ(sk, sk_max_ack_backlog) : 0;
 
 		if (et == PPME_SOCKET_ACCEPT4_5_E) {
-			begin_evt(&b, et, 1);
+			begin_evt(&b, et);
 			push_u32(&b, c->args[3]);
 		} else {
-			begin_evt(&b, et, 0);
+			begin_evt(&b, et);
 		}
 		end_evt(&b);
 		filler_enter_done(&b);
-		begin_evt(&b, c->exit_type, 5);
+		begin_evt(&b, c->exit_type);
 		push_u64(&b, c->ret);
 		push_tuple(&b, c->ret >= 0 ? fd_sock(c->ret) : NULL, NULL, 1);
 		push_u8(&b, qmax ? qlen * 100 / qmax : 0);
@@ -264,23 +264,23 @@ FILLER(fill_sock)
 		break;
 	}
 	case PPME_SOCKET_SENDTO_E:
-		begin_evt(&b, et, 3);
+		begin_evt(&b, et);
 		push_u64(&b, sfd(c));
 		push_u32(&b, c->args[2]);
 		push_call_tuple(&b, sfd(c), c->args[4] && c->args[5], c->args[4], c->args[5], 0);
 		end_evt(&b);
 		filler_enter_done(&b);
-		begin_evt(&b, c->exit_type, 2);
+		begin_evt(&b, c->exit_type);
 		push_u64(&b, c->ret);
 		push_data(&b, c->args[1], c->args[2]);
 		break;
 	case PPME_SOCKET_RECVFROM_E:
-		begin_evt(&b, et, 2);
+		begin_evt(&b, et);
 		push_u64(&b, sfd(c));
 		push_u32(&b, c->args[2]);
 		end_evt(&b);
 		filler_enter_done(&b);
-		begin_evt(&b, c->exit_type, 3);
+		begin_evt(&b, c->exit_type);
 		push_u64(&b, c->ret);
 		push_data(&b, c->args[1], c->ret);
 		if (c->ret >= 0 && c->args[4] && c->args[5])
@@ -296,22 +296,22 @@ FILLER(fill_sock)
 		bpf_probe_read_user(&mh, sizeof(mh), (void *)c->args[1]);
 		tot = iov_total((__u64)mh.msg_iov, mh.msg_iovlen);
 		if (et == PPME_SOCKET_SENDMSG_E) {
-			begin_evt(&b, et, 3);
+			begin_evt(&b, et);
 			push_u64(&b, sfd(c));
 			push_u32(&b, tot);
 			push_call_tuple(&b, sfd(c), mh.msg_name && mh.msg_namelen,
 					(__u64)mh.msg_name, mh.msg_namelen, 0);
 			end_evt(&b);
 			filler_enter_done(&b);
-			begin_evt(&b, c->exit_type, 2);
+			begin_evt(&b, c->exit_type);
 			push_u64(&b, c->ret);
 			push_iov_data(&b, (__u64)mh.msg_iov, mh.msg_iovlen, tot);
 		} else {
-			begin_evt(&b, et, 1);
+			begin_evt(&b, et);
 			push_u64(&b, sfd(c));
 			end_evt(&b);
 			filler_enter_done(&b);
-			begin_evt(&b, c->exit_type, 4);
+			begin_evt(&b, c->exit_type);
 			push_u64(&b, c->ret);
 			push_u32(&b, tot);
 			push_iov_data(&b, (__u64)mh.msg_iov, mh.msg_iovlen, c->ret);
@@ -324,13 +324,13 @@ FILLER(fill_sock)
 		int fds[2] = { -1, -1 };
 		struct sock *s0 = NULL, *s1 = NULL;
 
-		begin_evt(&b, et, 3);
+		begin_evt(&b, et);
 		push_u32(&b, c->args[0]);
 		push_u32(&b, c->args[1]);
 		push_u32(&b, c->args[2]);
 		end_evt(&b);
 		filler_enter_done(&b);
-		begin_evt(&b, c->exit_type, 5);
+		begin_evt(&b, c->exit_type);
 		push_u64(&b, c->ret);
 		if (c->ret >= 0 && !bpf_probe_read_user(fds, sizeof(fds), (void *)c->args[3])) {
 			s0 = fd_sock(fds[0]);

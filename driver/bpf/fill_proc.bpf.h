@@ -345,10 +345,10 @@ FILLER(fill_clone)
 	else if (c->enter_type == PPME_SYSCALL_CLONE3_E)
 		bpf_probe_read_user(&flags, sizeof(flags), (void *)c->args[0]);
 	/* fork and vfork: 0, as the reference driver writes */
-	begin_evt(&b, c->enter_type, 0);
+	begin_evt(&b, c->enter_type);
 	end_evt(&b);
 	filler_enter_done(&b);
-	begin_evt(&b, c->exit_type, 20);
+	begin_evt(&b, c->exit_type);
 	push_u64(&b, c->ret);
 	push_proc_common(&b, t);
 	if (!b.s)
@@ -392,12 +392,12 @@ FILLER(fill_execve)
 	if (c->ret == 0 && c->phase == PHASE_PAIR)
 		en = bpf_map_lookup_elem(&exec_names, &tid);
 	if (c->enter_type == PPME_SYSCALL_EXECVEAT_E) {
-		begin_evt(&b, c->enter_type, 3);
+		begin_evt(&b, c->enter_type);
 		push_u64(&b, (__s64)(__s32)c->args[0]);
 		name_ok = en ? push_kstr(&b, en->name, MAX_STR) : push_ustr(&b, c->args[1]);
 		push_u32(&b, c->args[4]);
 	} else {
-		begin_evt(&b, c->enter_type, 1);
+		begin_evt(&b, c->enter_type);
 		name_ok = en ? push_kstr(&b, en->name, MAX_STR) : push_ustr(&b, c->args[0]);
 	}
 	end_evt(&b);
@@ -414,7 +414,7 @@ FILLER(fill_execve)
 	if (en)
 		bpf_map_delete_elem(&exec_names, &tid);
 	filler_enter_done(&b);
-	begin_evt(&b, c->exit_type, 20);
+	begin_evt(&b, c->exit_type);
 	push_u64(&b, c->ret);
 	push_proc_common(&b, t);
 	if (!b.s)

@@ -16,14 +16,7 @@
 #define LX_PF_RSVD 0x8
 #define LX_PF_INSTR 0x10
 
-#define PPM_PF_PROTECTION_VIOLATION 0x1
-#define PPM_PF_PAGE_NOT_PRESENT 0x2
-#define PPM_PF_WRITE_ACCESS 0x4
-#define PPM_PF_READ_ACCESS 0x8
-#define PPM_PF_USER_FAULT 0x10
-#define PPM_PF_SUPERVISOR_FAULT 0x20
-#define PPM_PF_RESERVED_PAGE 0x40
-#define PPM_PF_INSTRUCTION_FETCH 0x80
+/* PPM_PF_*: ppm_flags.h (flags.tsv pf_flags) */
 
 /* PPME_SCHEDSWITCH_6_E: next, pgft_maj, pgft_min, vm_size, vm_rss, vm_swap */
 struct switch_evt {

@@ -280,7 +280,7 @@ FILLER(fill_table)
 		return 0;
 	if (b.s->c.phase != PHASE_EXIT) {
 		ev = &g_fill_events[et];
-		begin_evt(&b, et, ev->nparams);
+		begin_evt(&b, et);
 		table_params(&b, ev);
 		if (!b.s)
 			return 0;
@@ -288,7 +288,7 @@ FILLER(fill_table)
 		filler_enter_done(&b);
 	}
 	ev = &g_fill_events[et + 1];
-	begin_evt(&b, b.s->c.exit_type, ev->nparams);
+	begin_evt(&b, b.s->c.exit_type);
 	table_params(&b, ev);
 	if (!b.s)
 		return 0;

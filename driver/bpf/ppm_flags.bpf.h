@@ -1,6 +1,6 @@
 /*
  * ppm_flags.bpf.h - Linux x86_64 constants the eBPF driver needs besides
- * the flag conversions of ppm_convert.h (vmlinux.h carries no macros,
+ * the flag conversions of the generated ppm_flags.h (vmlinux.h carries no macros,
  * hence the LX_ constants).
  */
 #ifndef PPM_FLAGS_BPF_H
@@ -14,6 +14,6 @@
 #define LX_S_IFMT 0170000
 #define LX_S_IFSOCK 0140000
 
-#include "ppm_convert.h"
+#include "ppm_flags.h"
 
 #endif

@@ -26,6 +26,7 @@
 #include "event_format.h"
 #include "syscall_table.h"
 #include "ppm_flags.bpf.h"
+#include "fill_table.h"
 #include "builder.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -538,12 +539,12 @@ int BPF_PROG(sched_process_exit, struct task_struct *p)
 	nr = BPF_CORE_READ((struct pt_regs *)bpf_task_pt_regs(p), orig_ax);
 	if ((settings.flags & SCAP_BPF_F_EXIT_ONLY) && (nr == 60 || nr == 231) &&
 	    settings.syscall_mask[nr]) {
-		begin_evt(&b, PPME_GENERIC_E, 2);
+		begin_evt(&b, PPME_GENERIC_E);
 		push_u16(&b, g_syscall_table[nr].ppm_sc);
 		push_u16(&b, nr);
 		end_evt(&b);
 	}
-	begin_evt(&b, PPME_PROCEXIT_1_E, 4);
+	begin_evt(&b, PPME_PROCEXIT_1_E);
 	push_u64(&b, (__s64)code);
 	push_u64(&b, (__s64)((code >> 8) & 0xff));
 	push_u8(&b, code & 0x7f);

@@ -43,17 +43,12 @@
 #include <net/af_unix.h>
 #include "event_format.h"
 #include "fill_table.h"
-#include "ppm_convert.h"
+#include "ppm_flags.h"
 #include "fill.h"
 
 #define KMOD_MAX_PROC_AREA 4096	/* bytes of args or env copied */
 #define KMOD_MAX_PATH 4096
 #define KMOD_MAX_IOV 32
-
-/* PPM_AF_* values of the socket families we encode */
-#define PPM_AF_UNIX 1
-#define PPM_AF_INET 2
-#define PPM_AF_INET6 10
 
 /* bytes of the fixed-size parameter types; 0 for the others */
 static const u8 pt_size[256] = {

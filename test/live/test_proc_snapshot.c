@@ -2,8 +2,10 @@
  * test_proc_snapshot.c - unit tests of the /proc snapshot that gives live
  * captures their metadata (userspace/libscap/proc_snapshot.c): the socket
  * tables parsed from /proc/net-style files, and a snapshot of ourselves
- * with a known file and a known listening socket.  No root needed.
+ * with a known file, an O_TMPFILE one and a known listening socket.  No root
+ * needed.
  */
+#define _GNU_SOURCE
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -17,6 +19,7 @@
 #include <unistd.h>
 #include <sys/socket.h>
 #include "proc_snapshot.h"
+#include "ppm_flags.h"
 
 static void write_file(const char *dir, const char *name, const char *text)
 {
@@ -127,13 +130,15 @@ static void test_snapshot_self(void **state)
 	socklen_t len = sizeof(in);
 	char err[SCAP_ERRBUF_SIZE], path[64], cwd[512];
 	const struct scap_threadinfo *t;
-	int ffd, sfd, found_file = 0, found_sock = 0;
+	int ffd, sfd, tfd, found_file = 0, found_sock = 0, found_tmp = 0;
 	uint32_t i;
 
 	(void)state;
 	snprintf(path, sizeof(path), "/tmp/sdsnap-%d.txt", getpid());
 	ffd = open(path, O_CREAT | O_WRONLY | O_APPEND, 0600);
 	assert_true(ffd >= 0);
+	/* an unnamed file (O_TMPFILE), where /tmp supports it */
+	tfd = open("/tmp", O_TMPFILE | O_RDWR, 0600);
 	sfd = socket(AF_INET, SOCK_STREAM, 0);
 	in.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	assert_int_equal(bind(sfd, (void *)&in, sizeof(in)), 0);
@@ -160,8 +165,13 @@ static void test_snapshot_self(void **state)
 			assert_int_equal(f->type, SCAP_FD_FILE_V2);
 			assert_string_equal(f->name, path);
 			/* O_WRONLY|O_APPEND|O_CREAT is not kept by the kernel: WRONLY|APPEND */
-			assert_int_equal(f->open_flags & 0xff, 2 | 8);
+			assert_int_equal(f->open_flags & 0xff, PPM_O_WRONLY | PPM_O_APPEND);
 			found_file = 1;
+		}
+		if (tfd >= 0 && f->fd == tfd) {
+			assert_int_equal(f->open_flags & (PPM_O_TMPFILE | PPM_O_RDWR),
+					 PPM_O_TMPFILE | PPM_O_RDWR);
+			found_tmp = 1;
 		}
 		if (f->fd == sfd) {
 			assert_int_equal(f->type, SCAP_FD_IPV4_SERVSOCK);
@@ -171,7 +181,10 @@ static void test_snapshot_self(void **state)
 	}
 	assert_true(found_file);
 	assert_true(found_sock);
+	assert_int_equal(found_tmp, tfd >= 0);
 	scap_metadata_free(&m);
+	if (tfd >= 0)
+		close(tfd);
 	close(sfd);
 	close(ffd);
 	unlink(path);

@@ -27,6 +27,7 @@
 #include <sys/sysmacros.h>
 #include <sys/sysinfo.h>
 #include "proc_snapshot.h"
+#include "ppm_flags.h"
 
 #define CL_CLONE_FILES 0x1
 #define CL_CLONE_THREAD 0x2000
@@ -315,29 +316,6 @@ void scap_sock_table_free(struct scap_sock_table *t)
 }
 
 /* ---- fds ---- */
-
-/* Linux open flags -> PPM_O_* (flags.tsv file_flags) */
-static uint32_t open_flags_to_ppm(uint32_t f)
-{
-	static const struct { uint32_t lx, ppm; } map[] = {
-		{ O_CREAT, 4 }, { O_APPEND, 8 }, { O_DSYNC, 16 }, { O_EXCL, 32 },
-		{ O_NONBLOCK, 64 }, { O_TRUNC, 256 }, { 040000, 512 },
-		{ O_DIRECTORY, 1024 }, { 0100000, 2048 }, { O_CLOEXEC, 4096 },
-	};
-	uint32_t r, i;
-
-	switch (f & O_ACCMODE) {
-	case O_WRONLY: r = 2; break;
-	case O_RDWR: r = 3; break;
-	default: r = 1;
-	}
-	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (f & map[i].lx)
-			r |= map[i].ppm;
-	if ((f & O_SYNC) == O_SYNC)
-		r |= 128;
-	return r;
-}
 
 static void fd_flags(const char *pdir, const char *fdname, struct scap_fdinfo *fd)
 {

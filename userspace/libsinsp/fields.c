@@ -1093,12 +1093,12 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 			return set_u(v, PT_BOOL, 0);
 		fl = (uint64_t)evt_param_i64(e, idx);
 		if (f->id == F_EVT_IS_OPEN_READ)
-			return set_u(v, PT_BOOL, (fl & 1) != 0);
+			return set_u(v, PT_BOOL, (fl & PPM_O_RDONLY) != 0);
 		if (f->id == F_EVT_IS_OPEN_WRITE)
-			return set_u(v, PT_BOOL, (fl & 2) != 0);
+			return set_u(v, PT_BOOL, (fl & PPM_O_WRONLY) != 0);
 		/* created (O_CREAT, O_TMPFILE) with an exec permission bit */
 		idx = evt_pindex_lit(e, "mode");
-		return set_u(v, PT_BOOL, (fl & (4 | 8192)) && idx >= 0 &&
+		return set_u(v, PT_BOOL, (fl & (PPM_O_CREAT | PPM_O_TMPFILE)) && idx >= 0 &&
 			     (evt_param_i64(e, idx) & 0111) != 0);
 	}
 	default:

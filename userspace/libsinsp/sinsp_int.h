@@ -12,29 +12,15 @@
 #include <stdint.h>
 #include <string.h>
 #include "sinsp.h"
+#include "ppm_flags.h"	/* PPM_CL_*, PPM_AF_*, PPM_O_*, PPM_FCNTL_*: the event table's values */
 
-/* Thread flags (PPM_CL_*, flags.tsv clone_flags plus libsinsp's own bits) */
-#define PPM_CL_CLONE_FILES (1u << 0)
-#define PPM_CL_CLONE_FS (1u << 1)
-#define PPM_CL_CLONE_THREAD (1u << 13)
-#define PPM_CL_CLONE_INVERTED (1u << 16)
-#define PPM_CL_NAME_CHANGED (1u << 17)
-#define PPM_CL_CLOSED (1u << 18)
+/* Thread flags: flags.tsv clone_flags (ppm_flags.h) plus libsinsp's own bits */
 #define PPM_CL_ACTIVE (1u << 19)
 #define PPM_CL_PIPE_SRC (1u << 21)
 #define PPM_CL_PIPE_DST (1u << 22)
 #define PPM_CL_IS_MAIN_THREAD (1u << 30)
 
-/* PPM_* constants used by the parsers (driver numbering) */
-#define PPM_AF_UNIX 1
-#define PPM_AF_INET 2
-#define PPM_AF_INET6 10
-#define PPM_AF_NETLINK 16
-#define PPM_O_DIRECTORY (1u << 10)
-#define PPM_AT_FDCWD (-100)
-#define PPM_RLIMIT_NOFILE 7
-#define PPM_FCNTL_F_DUPFD 1
-#define PPM_FCNTL_F_DUPFD_CLOEXEC 26
+#define PPM_AT_FDCWD (-100)	/* the dirfd value of AT_FDCWD in events */
 
 #define SINSP_MAX_PATH 1024	/* SCAP_MAX_PATH_SIZE */
 #define SINSP_ENTER_BUF_SIZE 4096	/* SP_EVT_BUF_SIZE: larger enters are not stored */
