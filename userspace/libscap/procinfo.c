@@ -229,6 +229,17 @@ static double procinfo_progress(struct scap *h)
 	return p;
 }
 
+static double procinfo_reference_progress(struct scap *h)
+{
+	struct procinfo_layer *l = h->engine;
+	double p;
+
+	h->engine = l->inner;
+	p = l->inner_ops->reference_progress ? l->inner_ops->reference_progress(h) : -1;
+	h->engine = l;
+	return p;
+}
+
 static void procinfo_close(struct scap *h)
 {
 	struct procinfo_layer *l = h->engine;
@@ -246,6 +257,7 @@ static const struct scap_engine_ops procinfo_ops = {
 	.next = procinfo_next,
 	.get_stats = procinfo_get_stats,
 	.progress = procinfo_progress,
+	.reference_progress = procinfo_reference_progress,
 	.close = procinfo_close,
 };
 
