@@ -207,6 +207,10 @@ struct scap_engine_ops {
 	int (*get_stats)(struct scap *h, struct scap_stats *st);
 	/* fraction of the input consumed, 0..1 (files) or -1 */
 	double (*progress)(struct scap *h);
+	/* optional: the fraction sysdig 0.29.3 would report here (its
+	 * reader's buffered file position, savefile_progress.h), 0..1 or -1;
+	 * costlier than progress (chisels' sysdig.get_read_progress) */
+	double (*reference_progress)(struct scap *h);
 	void (*close)(struct scap *h);
 };
 

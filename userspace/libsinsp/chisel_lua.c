@@ -675,7 +675,10 @@ static int l_get_read_progress(lua_State *L)
 	struct chisel_runtime *rt = runtime(L);
 	double p = 0;
 
-	if (rt && rt->s && rt->s->scap && rt->s->scap->ops->progress)
+	/* the figure sysdig 0.29.3 reports, e.g. wsysdig_summary prints it */
+	if (rt && rt->s && rt->s->scap && rt->s->scap->ops->reference_progress)
+		p = rt->s->scap->ops->reference_progress(rt->s->scap) * 100.0;
+	else if (rt && rt->s && rt->s->scap && rt->s->scap->ops->progress)
 		p = rt->s->scap->ops->progress(rt->s->scap) * 100.0;
 	lua_pushnumber(L, p < 0 ? 0 : p);
 	return 1;

@@ -48,8 +48,9 @@ static const char *type_name(uint8_t t)
 	return t < sizeof(g_type_names) / sizeof(g_type_names[0]) ? g_type_names[t] : "UNKNOWN";
 }
 
-/* words of text, each followed by a space, wrapped at 120 columns with a
- * 30-column hanging indent */
+/* words of text, each followed by a space, wrapped so that no line (its
+ * trailing space included) passes 120 columns, with a 30-column hanging
+ * indent: sysdig 0.29.3's layout */
 static void print_wrapped(FILE *out, const char *prefix, const char *text)
 {
 	size_t col = 30;
@@ -72,7 +73,7 @@ static void print_wrapped(FILE *out, const char *prefix, const char *text)
 		memcpy(word, p, n);
 		word[n] = 0;
 		p += n;
-		if (col + n > 120 && col > 30) {
+		if (col + n + 1 > 120 && col > 30) {
 			fprintf(out, "\n%30s", "");
 			col = 30;
 		}
