@@ -99,6 +99,7 @@ int ui_start_curses(struct ui *u)
 	mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED, NULL);
 	mouseinterval(300);
 	init_colors();
+	field_set_quantize_width(COLS);	/* spectrogram buckets */
 	return 0;
 }
 
@@ -307,6 +308,11 @@ void ui_draw(struct ui *u)
 	}
 	if (u->a->text != TEXT_NONE) {
 		ui_text_draw(u);
+		refresh();
+		return;
+	}
+	if (app_spectro_replay(u->a) && u->mode == UI_TABLE) {
+		ui_spectro_draw(u);
 		refresh();
 		return;
 	}
@@ -531,7 +537,7 @@ static int mouse_key(struct ui *u, int *ch)
 
 	if (getmouse(&me) != OK)
 		return 0;
-	if (me.y == LINES - 1) {
+	if (me.y == (app_spectro_replay(u->a) ? LINES - 2 : LINES - 1)) {
 		for (int i = 0; i < u->nfkey_zones; i++)
 			if (me.x >= u->fkey_zones[i].x0 && me.x <= u->fkey_zones[i].x1) {
 				*ch = u->fkey_zones[i].ch;
@@ -640,7 +646,12 @@ static int table_key(struct ui *u, int ch)
 /* returns 1 to quit */
 static int handle_key(struct ui *u, int ch)
 {
-	if (ch == KEY_RESIZE)
+	if (ch == KEY_RESIZE) {
+		field_set_quantize_width(COLS);
+		return 0;
+	}
+	if (app_spectro_replay(u->a) && u->mode == UI_TABLE && u->a->text == TEXT_NONE &&
+	    ui_spectro_key(u, ch))
 		return 0;
 	if (ch == KEY_MOUSE && !mouse_key(u, &ch))
 		return 0;
@@ -692,6 +703,8 @@ int ui_run(struct app *a)
 			if (rc == 1 || rc == 2) {
 				if (a->text == TEXT_NONE)
 					ui_rebuild_rows(&u);
+				if (a->text == TEXT_NONE && app_spectro_replay(a))
+					ui_spectro_sample(&u);
 				changed = 1;
 			}
 			if (a->text != TEXT_NONE)
@@ -712,5 +725,6 @@ int ui_run(struct app *a)
 	}
 	ui_restore_terminal();
 	free(u.rows);
+	free(u.spectro);
 	return 0;
 }

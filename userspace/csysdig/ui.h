@@ -1,7 +1,7 @@
 /*
  * ui.h - internals of the ncurses front end shared by ui.c (table, keys,
- * prompts), ui_menu.c (F2/F8/F9 menus, F1/F7 pages, actions) and ui_text.c
- * (F5/F6 text windows).
+ * prompts), ui_menu.c (F2/F8/F9 menus, F1/F7 pages, actions), ui_text.c
+ * (F5/F6 text windows) and ui_spectro.c (spectrogram views, F12).
  */
 #ifndef CSYSDIG_UI_H
 #define CSYSDIG_UI_H
@@ -40,6 +40,12 @@ struct ui {
 	/* bottom bar zones, for mouse clicks */
 	struct { int x0, x1, ch; } fkey_zones[16];
 	int nfkey_zones;
+	/* spectrogram (ui_spectro.c): spectro_rows lines of spectro_w counts */
+	uint32_t *spectro;
+	int spectro_rows, spectro_w;
+	int spectro_samples;	/* samples taken of the view */
+	int spectro_more;	/* a file's screenful is shown: SPACE goes on */
+	const struct view *spectro_view;	/* the view the lines are of */
 };
 
 void ui_put(int y, int x, int w, const char *s, int attr);
@@ -70,6 +76,12 @@ void ui_action_confirmed(struct ui *u, int ok);
 void ui_page_draw_help(struct ui *u);
 void ui_page_draw_viewinfo(struct ui *u, const struct view *v);
 void ui_spectro_selection(struct ui *u);
+
+/* ui_spectro.c */
+void ui_spectro_reset(struct ui *u);
+void ui_spectro_sample(struct ui *u);
+void ui_spectro_draw(struct ui *u);
+int ui_spectro_key(struct ui *u, int ch);
 
 /* ui_text.c */
 void ui_text_draw(struct ui *u);

@@ -14,6 +14,7 @@
 #include <ctype.h>
 #include <inttypes.h>
 #include <netdb.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -556,6 +557,26 @@ static int set_reltime_str(struct field_value *v, uint64_t delta)
 static uint64_t g_prev_output_ts;
 static int g_have_prev_output;
 
+static int g_quantize_width = -1;
+
+void field_set_quantize_width(int columns)
+{
+	g_quantize_width = columns;
+}
+
+/* 1 + log10(latency) (at most 11) scaled to the screen width; 1 for the
+ * -1 wide screen of --raw */
+static uint64_t quantize_latency(uint64_t lat)
+{
+	double l = log10((double)lat);
+
+	if (g_quantize_width <= 0)
+		return 1;
+	if (l > 11)
+		l = 11;
+	return (uint64_t)(l * g_quantize_width / 11) + 1;
+}
+
 static int extract_outputtime(struct sinsp *s, struct sinsp_evt *e, struct field_value *v)
 {
 	uint64_t ts = e->scap.ts;
@@ -915,8 +936,8 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 			return set_u(v, PT_RELTIME, lat / NS_PER_S);
 		if (f->id == F_EVT_LATENCY_NS)
 			return set_pad9(v, PT_RELTIME, lat % NS_PER_S);
-		if (f->id == F_EVT_LATENCY_QUANTIZED)	/* 1 + log10 scaled to a -1 wide screen */
-			return lat ? set_u(v, PT_UINT64, 1) : 0;
+		if (f->id == F_EVT_LATENCY_QUANTIZED)
+			return lat ? set_u(v, PT_UINT64, quantize_latency(lat)) : 0;
 		/* an event without a thread has latency 0 (the reference repeats
 		 * its last text there: README "where we differ") */
 		if (f->id == F_EVT_LATENCY_HUMAN)
