@@ -22,6 +22,12 @@ trap cleanup EXIT
 fail=0
 screen() { tmux capture-pane -t "$sess" -p; }
 keys() { tmux send-keys -t "$sess" "$@"; sleep "${KEY_WAIT:-1}"; }
+# mouse_ev BUTTON X Y: an xterm (X10) mouse report, 0-based cell; 3 is a release
+mouse_ev() {
+	tmux send-keys -t "$sess" -l "$(printf '\033[M%b%b%b' "\\0$(printf %o $((32 + $1)))" \
+		"\\0$(printf %o $((33 + $2)))" "\\0$(printf %o $((33 + $3)))")"
+}
+click() { mouse_ev 0 "$1" "$2"; mouse_ev 3 "$1" "$2"; sleep 0.1; }
 # wait_for TEXT [SECONDS]: until the screen shows TEXT
 wait_for() {
 	n=$(( ${2:-15} * 5 ))
@@ -182,6 +188,42 @@ keys x
 keys F7
 check "F7: view information" "Id: procs"
 keys x
+# the mouse: a click on a column header sorts by it (again: the other way),
+# a double click on a row drills down into it, a click on the key bar
+pidx=$(screen | sed -n 3p | grep -bo "PID" | head -1 | cut -d: -f1)
+click "$pidx" 2; sleep 1
+first=$(screen | sed -n 4p | awk '{print $1}'); second=$(screen | sed -n 5p | awk '{print $1}')
+click "$pidx" 2; sleep 1
+first2=$(screen | sed -n 4p | awk '{print $1}'); second2=$(screen | sed -n 5p | awk '{print $1}')
+if [ -n "$first" ] && [ -n "$first2" ] && { [ "$first" -gt "$second" ] && [ "$first2" -lt "$second2" ] ||
+	{ [ "$first" -lt "$second" ] && [ "$first2" -gt "$second2" ]; }; }; then
+	echo "ok   mouse: a click on the PID header sorts ($first, $second), again reverses ($first2, $second2)"
+else
+	echo "FAIL mouse: header clicks did not sort by PID: $first $second then $first2 $second2"; fail=1
+fi
+row_pid=$(screen | sed -n 6p | awk '{print $1}')
+click 10 5; click 10 5
+check "mouse: a double click drills down into the row" "Viewing: Threads For: proc.pid=$row_pid"
+keys BSpace
+check "mouse: back" "Viewing: Processes For: whole machine"
+fx=$(screen | sed -n 45p | grep -bo "F2Views" | cut -d: -f1)
+click "$((fx + 3))" 44
+check "mouse: a click on F2Views opens the view menu" "Select View"
+keys Escape
+# F8: the view's actions on the selected row, run outside the interface as
+# the reference runs them (confirmation asked on the terminal)
+sel_pid=$row_pid	# the selection is back on the row
+keys F8
+check "F8: actions menu" "Select Action"
+check "F8: the view's actions with their hotkeys" "(9) kill -9"
+keys k
+check "F8 k: confirmation with the row's pid" "Confirm command 'kill $sel_pid'? [y/N]"
+keys n Enter
+check "F8 k, n: not run, back in the view" "Viewing: Processes For: whole machine"
+keys F8; keys f
+check "F8 f: the command ran, csysdig waits" "Command finished. Press ENTER to return to csysdig."
+keys Enter
+check "F8 f, Enter: back in the view" "Viewing: Processes For: whole machine"
 keys q
 restored "quit with q"
 

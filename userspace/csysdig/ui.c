@@ -464,7 +464,6 @@ static void prompt_done(struct ui *u, int ok)
 			search_next(u, u->sel);
 		break;
 	default:
-		ui_action_confirmed(u, ok);
 		break;
 	}
 }
@@ -502,10 +501,6 @@ int ui_prompt_key(struct ui *u, int ch)
 			u->prompt_buf[n - 1] = 0;
 		return 1;
 	default:
-		if (u->prompt_kind == PROMPT_CONFIRM) {
-			prompt_done(u, ch == 'y' || ch == 'Y');
-			return 1;
-		}
 		if (ch >= 32 && ch < 127 && n + 1 < sizeof(u->prompt_buf)) {
 			u->prompt_buf[n] = (char)ch;
 			u->prompt_buf[n + 1] = 0;

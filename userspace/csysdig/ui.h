@@ -11,7 +11,7 @@
 #define UI_MAX_COLS 64
 
 enum ui_mode { UI_TABLE, UI_VIEWS, UI_SORT, UI_ACTIONS, UI_HELP, UI_VIEWINFO, UI_PROMPT };
-enum prompt_kind { PROMPT_FILTER, PROMPT_SEARCH, PROMPT_CONFIRM, PROMPT_GOTO };
+enum prompt_kind { PROMPT_FILTER, PROMPT_SEARCH, PROMPT_GOTO };
 
 struct fkey {
 	const char *key, *desc;
@@ -32,7 +32,6 @@ struct ui {
 	/* side menus */
 	struct view **menu_views;
 	int nmenu_views, menu_sel;
-	const struct view_action *pending_action;
 	/* text windows */
 	long text_top;
 	int text_follow;
@@ -72,7 +71,6 @@ void ui_menu_draw_actions(struct ui *u);
 int ui_menu_key_views(struct ui *u, int ch);
 int ui_menu_key_sort(struct ui *u, int ch);
 int ui_menu_key_actions(struct ui *u, int ch);
-void ui_action_confirmed(struct ui *u, int ok);
 void ui_page_draw_help(struct ui *u);
 void ui_page_draw_viewinfo(struct ui *u, const struct view *v);
 void ui_spectro_selection(struct ui *u);
