@@ -128,6 +128,17 @@ static void add(struct sinsp *s, struct sinsp_container *c)
 	nv[s->ncontainers++] = *c;
 }
 
+/* the strings nothing gave: "" */
+static void fill_empty(struct sinsp_container *c)
+{
+	char **str[] = { &c->name, &c->image, &c->image_id, &c->image_repo, &c->image_tag,
+			 &c->image_digest };
+
+	for (size_t i = 0; i < sizeof(str) / sizeof(str[0]); i++)
+		if (!*str[i])
+			*str[i] = strdup("");
+}
+
 /* ------------------------------------------------------------ events */
 
 /* parameter i as a NUL-terminated copy ("" when absent) */
@@ -206,10 +217,7 @@ void containers_event(struct sinsp *s, const struct scap_evt *e)
 		c.type = type;
 		c.name = param_dup(e, 2);
 		c.image = param_dup(e, 3);
-		c.image_id = strdup("");
-		c.image_repo = strdup("");
-		c.image_tag = strdup("");
-		c.image_digest = strdup("");
+		fill_empty(&c);
 	} else {
 		char *doc = param_dup(e, 0);
 
@@ -239,12 +247,7 @@ void containers_add_thread(struct sinsp *s, const struct sinsp_threadinfo *t)
 		return;
 	c.id = strdup(id);
 	c.type = SINSP_CT_DOCKER;
-	c.name = strdup("");
-	c.image = strdup("");
-	c.image_id = strdup("");
-	c.image_repo = strdup("");
-	c.image_tag = strdup("");
-	c.image_digest = strdup("");
+	fill_empty(&c);
 	add(s, &c);
 }
 
