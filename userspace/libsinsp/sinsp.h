@@ -97,6 +97,21 @@ struct sinsp_evt {
 	int fd_name_changed;
 };
 
+/* a container of the container table (containers.c) */
+enum sinsp_container_type {	/* sysdig's sinsp_container_type numbering */
+	SINSP_CT_DOCKER = 0, SINSP_CT_LXC = 1, SINSP_CT_LIBVIRT_LXC = 2, SINSP_CT_MESOS = 3,
+	SINSP_CT_RKT = 4, SINSP_CT_CUSTOM = 5, SINSP_CT_CRI = 6, SINSP_CT_CONTAINERD = 7,
+	SINSP_CT_CRIO = 8, SINSP_CT_BPM = 9,
+};
+
+struct sinsp_container {
+	char *id;		/* 12 hex digits for docker; the strings are never NULL */
+	char *name, *image;	/* "" when no container event described it */
+	char *image_id, *image_repo, *image_tag, *image_digest;
+	uint32_t type;		/* enum sinsp_container_type */
+	int privileged;
+};
+
 struct sinsp_threadtable;
 struct fd_pool;
 
@@ -131,6 +146,9 @@ struct sinsp {
 	/* the thread a container event shows (the reference's per-container
 	 * thread: comm "container:ID", pid -1), reused; NULL until needed */
 	struct sinsp_threadinfo *container_thread;
+	/* the container table, oldest first (containers.c) */
+	struct sinsp_container *containers;
+	size_t ncontainers;
 	/* --large-environment: live, an execve environment the driver cut at
 	 * SINSP_DRIVER_ENV_MAX bytes is read again from /proc/<tid>/environ */
 	int large_env;
@@ -157,6 +175,18 @@ struct sinsp_threadinfo *sinsp_get_main_thread(struct sinsp *s, struct sinsp_thr
 struct sinsp_threadinfo *sinsp_get_parent(struct sinsp *s, struct sinsp_threadinfo *t);
 /* iterate: calls cb for every thread until it returns non-zero */
 void sinsp_foreach_thread(struct sinsp *s, int (*cb)(struct sinsp_threadinfo *t, void *arg), void *arg);
+
+/* container table: the container events and the containers the threads'
+ * cgroups name (containers.c) */
+int sinsp_is_container_event(uint16_t type);
+/* the entry of container ID (LEN bytes), NULL when unknown */
+const struct sinsp_container *sinsp_container_find(const struct sinsp *s, const char *id,
+						   size_t len);
+/* "docker", "cri-o", ... as container.type prints it; NULL for other types */
+const char *sinsp_container_type_name(uint32_t type);
+/* the container id the thread's cgroups name into out; its length, 0 for
+ * a thread on the host */
+size_t sinsp_thread_container_id(const struct sinsp_threadinfo *t, char out[13]);
 
 /* fd tables */
 struct sinsp_fdtable *sinsp_thread_fdtable(struct sinsp *s, struct sinsp_threadinfo *t);
