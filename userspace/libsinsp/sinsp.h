@@ -170,6 +170,14 @@ char sinsp_fd_typechar(const struct sinsp_fdinfo *fd);
  * sockets keep their address in sip/sport. */
 uint8_t sinsp_fd_l4proto(const struct sinsp_fdinfo *fd);
 
+/* state_metadata.c: the metadata of s->scap with the process table made
+ * from the thread and fd tables as they are now (a file written in the
+ * middle of a capture starts from it).  The strings are the state's own:
+ * valid until the next event.  0, or -1 (no memory).  Free with
+ * sinsp_state_metadata_free(), which frees only what this allocated. */
+int sinsp_state_metadata(struct sinsp *s, struct scap_metadata *m);
+void sinsp_state_metadata_free(struct scap_metadata *m);
+
 /* users / groups from the metadata; NULL when unknown */
 const char *sinsp_user_name(struct sinsp *s, uint32_t uid);
 const char *sinsp_group_name(struct sinsp *s, uint32_t gid);
