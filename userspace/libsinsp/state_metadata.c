@@ -81,24 +81,9 @@ static int add_fd(struct sinsp_fdinfo *fdi, void *arg)
 	return 0;
 }
 
-static int add_thread(struct sinsp_threadinfo *st, void *arg)
+/* st as a process table entry; the strings are borrowed */
+static void thread_to_scap(const struct sinsp_threadinfo *st, struct scap_threadinfo *t)
 {
-	struct table_ctx *c = arg;
-	struct scap_metadata *m = c->m;
-	struct scap_threadinfo *t;
-
-	if (m->nthreads == m->threads_cap) {
-		uint32_t cap = m->threads_cap ? m->threads_cap * 2 : 256;
-		struct scap_threadinfo *n = realloc(m->threads, cap * sizeof(*n));
-
-		if (!n) {
-			c->failed = 1;
-			return 1;
-		}
-		m->threads = n;
-		m->threads_cap = cap;
-	}
-	t = &m->threads[m->nthreads++];
 	memset(t, 0, sizeof(*t));
 	t->tid = (uint64_t)st->tid;
 	t->pid = (uint64_t)st->pid;
@@ -129,10 +114,92 @@ static int add_thread(struct sinsp_threadinfo *st, void *arg)
 	t->vpid = st->vpid;
 	t->loginuid = st->loginuid;
 	t->exe_writable = st->exe_writable;
+}
+
+static int add_thread(struct sinsp_threadinfo *st, void *arg)
+{
+	struct table_ctx *c = arg;
+	struct scap_metadata *m = c->m;
+	struct scap_threadinfo *t;
+
+	if (m->nthreads == m->threads_cap) {
+		uint32_t cap = m->threads_cap ? m->threads_cap * 2 : 256;
+		struct scap_threadinfo *n = realloc(m->threads, cap * sizeof(*n));
+
+		if (!n) {
+			c->failed = 1;
+			return 1;
+		}
+		m->threads = n;
+		m->threads_cap = cap;
+	}
+	t = &m->threads[m->nthreads++];
+	thread_to_scap(st, t);
 	/* threads sharing their process's table have none of their own */
 	if (st->fdtable)
 		sinsp_foreach_fd(st->fdtable, add_fd, t);
 	return 0;
+}
+
+static char *dup_bytes(const char *p, size_t n, size_t *total)
+{
+	char *d = malloc(n + 1);
+
+	if (d) {
+		memcpy(d, p, n);
+		d[n] = 0;
+		*total += n + 1;
+	}
+	return d;
+}
+
+long sinsp_thread_copy(struct sinsp *s, struct sinsp_threadinfo *st, struct scap_threadinfo *out)
+{
+	struct sinsp_fdtable *ft = st->fdtable;
+	size_t total = sizeof(*out);
+	int failed = 0;
+
+	thread_to_scap(st, out);
+	out->comm = dup_bytes(st->comm, strlen(st->comm), &total);
+	out->exe = dup_bytes(st->exe, strlen(st->exe), &total);
+	out->exepath = dup_bytes(st->exepath, strlen(st->exepath), &total);
+	out->cwd = dup_bytes(st->cwd, strlen(st->cwd), &total);
+	out->root = dup_bytes(st->root, strlen(st->root), &total);
+	out->args = st->args ? dup_bytes(st->args, st->args_len, &total) : NULL;
+	out->env = st->env ? dup_bytes(st->env, st->env_len, &total) : NULL;
+	out->cgroups = st->cgroups ? dup_bytes(st->cgroups, st->cgroups_len, &total) : NULL;
+	if (!ft && st->tid == st->pid)
+		ft = sinsp_thread_fdtable(s, st);
+	if (ft)
+		sinsp_foreach_fd(ft, add_fd, out);
+	for (uint32_t i = 0; i < out->nfds; i++) {
+		out->fds[i].name = dup_bytes(out->fds[i].name, strlen(out->fds[i].name), &total);
+		total += sizeof(out->fds[i]);
+		if (!out->fds[i].name)
+			failed = 1;
+	}
+	if (failed || !out->comm || !out->exe || !out->exepath || !out->cwd || !out->root ||
+	    (st->args && !out->args) || (st->env && !out->env) || (st->cgroups && !out->cgroups)) {
+		sinsp_thread_copy_free(out);
+		return -1;
+	}
+	return (long)total;
+}
+
+void sinsp_thread_copy_free(struct scap_threadinfo *t)
+{
+	for (uint32_t i = 0; i < t->nfds; i++)
+		free(t->fds[i].name);
+	free(t->fds);
+	free(t->comm);
+	free(t->exe);
+	free(t->exepath);
+	free(t->cwd);
+	free(t->root);
+	free(t->args);
+	free(t->env);
+	free(t->cgroups);
+	memset(t, 0, sizeof(*t));
 }
 
 int sinsp_state_metadata(struct sinsp *s, struct scap_metadata *m)

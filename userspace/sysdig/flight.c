@@ -11,8 +11,9 @@
  * until it fits, so the memory is SIZE plus the state engine's tables,
  * whatever the event rate.  A dump starts with the metadata of the
  * capture (machine, interfaces, users) and the thread and fd tables of the
- * state engine at that moment (state_metadata.c), then the ring's events,
- * oldest first.  capture.c hands us what its writer would write (writer_event).
+ * state engine at that moment (state_metadata.c), plus the threads that
+ * exited while their events are in the ring (copied at their procexit, at
+ * most SIZE / 4 bytes of them), then the ring's events, oldest first.  capture.c hands us what its writer would write (writer_event).
  */
 #include <errno.h>
 #include <signal.h>
@@ -47,8 +48,25 @@ struct ring {
 	uint64_t count, bytes;
 };
 
+/* a thread that exited while its events are in the ring: its table entry
+ * goes to the dumps (the state engine forgot it) */
+struct exited {
+	uint64_t ts;		/* of its procexit */
+	uint64_t bytes;
+	struct scap_threadinfo t;
+};
+
+/* a FIFO of exited threads, at most EXITED_SHARE of the ring's size */
+#define EXITED_SHARE 4
+struct exited_list {
+	struct exited *v;
+	uint64_t head, n, cap;	/* v[head], ... v[(head + n - 1) % cap] */
+	uint64_t bytes;
+};
+
 struct flight {
 	struct ring ring;
+	struct exited_list exited;
 	const struct cli_opts *o;
 	struct filter *trigger;
 	uint64_t window_ns;		/* SECONDS bound, 0: none */
@@ -257,6 +275,99 @@ static int ring_foreach(const struct ring *r, int (*cb)(const struct ring_entry 
 	return 0;
 }
 
+/* ------------------------------------------------------- exited threads */
+
+static struct exited *exited_at(const struct exited_list *l, uint64_t i)
+{
+	return &l->v[(l->head + i) % l->cap];
+}
+
+static void exited_drop_oldest(struct exited_list *l)
+{
+	struct exited *x = exited_at(l, 0);
+
+	l->bytes -= x->bytes;
+	sinsp_thread_copy_free(&x->t);
+	l->head = (l->head + 1) % l->cap;
+	l->n--;
+}
+
+/* keeps those that exited after the ring's oldest event, within max bytes */
+static void exited_prune(struct exited_list *l, const struct ring *r, uint64_t max)
+{
+	uint64_t oldest = r->count ? entry_ts(entry_at(r, r->start)) : UINT64_MAX;
+
+	while (l->n && (exited_at(l, 0)->ts < oldest || l->bytes > max))
+		exited_drop_oldest(l);
+}
+
+static void exited_add(struct exited_list *l, struct sinsp *s, struct sinsp_evt *e)
+{
+	struct exited *x;
+	long bytes;
+
+	if (l->n == l->cap) {
+		uint64_t cap = l->cap ? l->cap * 2 : 64;
+		struct exited *v = malloc(cap * sizeof(*v));
+
+		if (!v)
+			return;
+		for (uint64_t i = 0; i < l->n; i++)
+			v[i] = *exited_at(l, i);
+		free(l->v);
+		l->v = v;
+		l->cap = cap;
+		l->head = 0;
+	}
+	x = &l->v[(l->head + l->n) % l->cap];
+	bytes = sinsp_thread_copy(s, e->thread, &x->t);
+	if (bytes < 0)
+		return;
+	x->ts = e->scap.ts;
+	x->bytes = (uint64_t)bytes;
+	l->bytes += x->bytes;
+	l->n++;
+}
+
+static void exited_free(struct exited_list *l)
+{
+	while (l->n)
+		exited_drop_oldest(l);
+	free(l->v);
+}
+
+/* the dump's process table: the state's threads, then the exited ones
+ * that the state no longer has (*own: how many are the state's); 0 or -1
+ * (no memory) */
+static int dump_table(struct flight *f, struct sinsp *s, struct scap_metadata *m, uint32_t *own)
+{
+	const struct exited_list *l = &f->exited;
+
+	if (sinsp_state_metadata(s, m))
+		return -1;
+	*own = m->nthreads;
+	for (uint64_t i = 0; i < l->n; i++) {
+		const struct exited *x = exited_at(l, i);
+
+		if (sinsp_get_thread(s, (int64_t)x->t.tid))
+			continue;
+		if (m->nthreads == m->threads_cap) {
+			uint32_t cap = m->threads_cap ? m->threads_cap * 2 : 64;
+			struct scap_threadinfo *v = realloc(m->threads, cap * sizeof(*v));
+
+			if (!v) {
+				m->nthreads = *own;
+				sinsp_state_metadata_free(m);
+				return -1;
+			}
+			m->threads = v;
+			m->threads_cap = cap;
+		}
+		m->threads[m->nthreads++] = x->t;
+	}
+	return 0;
+}
+
 /* ---------------------------------------------------------------- dumps */
 
 struct dump_ctx {
@@ -296,6 +407,7 @@ static int flight_dump(struct flight *f, struct sinsp *s, const char *why)
 	struct dump_ctx c = { 0 };
 	struct scap_metadata m;
 	uint64_t idx = f->seq;
+	uint32_t own = 0;
 	int rc = 0;
 
 	g_dump_requested = 0;
@@ -310,7 +422,8 @@ static int flight_dump(struct flight *f, struct sinsp *s, const char *why)
 		f->failed = 1;
 		return -1;
 	}
-	if (sinsp_state_metadata(s, &m)) {
+	exited_prune(&f->exited, &f->ring, f->ring.cap / EXITED_SHARE);
+	if (dump_table(f, s, &m, &own)) {
 		fprintf(stderr, "flight recorder: out of memory for the process table of %s\n", path);
 		rc = -1;
 	} else {
@@ -318,6 +431,7 @@ static int flight_dump(struct flight *f, struct sinsp *s, const char *why)
 			fprintf(stderr, "flight recorder: %s: %s\n", path, scap_dump_error(c.d));
 			rc = -1;
 		}
+		m.nthreads = own;	/* the exited ones stay ours */
 		sinsp_state_metadata_free(&m);
 	}
 	if (scap_dump_close(c.d, err) && !rc) {
@@ -412,6 +526,10 @@ int flight_event(struct flight *f, struct sinsp *s, struct sinsp_evt *e, uint32_
 	while (f->window_ns && f->ring.count > 1 &&
 	       ts > entry_ts(entry_at(&f->ring, f->ring.start)) + f->window_ns)
 		ring_evict(&f->ring);
+	if ((e->scap.type == PPME_PROCEXIT_E || e->scap.type == PPME_PROCEXIT_1_E) && e->thread) {
+		exited_add(&f->exited, s, e);
+		exited_prune(&f->exited, &f->ring, f->ring.cap / EXITED_SHARE);
+	}
 	if (f->trigger && !f->deadline && !(flags & SCAP_DF_STATE_ONLY) && filter_run(f->trigger, s, e)) {
 		f->deadline = ts + f->trigger_window_ns;
 		if (!f->trigger_window_ns)
@@ -446,6 +564,7 @@ void flight_free(struct flight *f)
 		return;
 	if (f->trigger)
 		filter_free(f->trigger);
+	exited_free(&f->exited);
 	free(f->ring.buf);
 	free(f);
 }
