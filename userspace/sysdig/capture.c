@@ -742,7 +742,7 @@ static int run_source(struct run *r, struct scap *h)
 			if (r->fleet)
 				fleet_tick(r->fleet, h);
 			if (r->fr)
-				flight_tick(r->fr, s);
+				flight_tick(r->fr, s, FLIGHT_CLOCK);
 			/* live: on_interval keeps its pace without events */
 			if (r->chisels && chisel_tick(r->chisels, r->err, sizeof(r->err)) < 0) {
 				fprintf(stderr, "%s\n", r->err);
@@ -769,6 +769,8 @@ static int run_source(struct run *r, struct scap *h)
 		if (progress && r->total % 10000 == 9999)
 			print_progress(h, 0);
 		n = handle_event(r, s, &e);
+		if (r->fr && n == 0)
+			flight_tick(r->fr, s, e.scap.ts);
 		if (n < 0 && stopped_by_signal(r->err))
 			break;
 		if (n < 0) {

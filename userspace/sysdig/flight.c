@@ -538,17 +538,18 @@ int flight_event(struct flight *f, struct sinsp *s, struct sinsp_evt *e, uint32_
 	return 0;
 }
 
-int flight_tick(struct flight *f, struct sinsp *s)
+int flight_tick(struct flight *f, struct sinsp *s, uint64_t now)
 {
-	struct timespec now;
-
 	if (g_dump_requested)
 		flight_dump(f, s, "SIGUSR1");
-	if (f->deadline) {
-		clock_gettime(CLOCK_REALTIME, &now);
-		if ((uint64_t)now.tv_sec * NS_PER_SEC + (uint64_t)now.tv_nsec >= f->deadline)
-			flight_dump(f, s, "trigger");
+	if (f->deadline && now == FLIGHT_CLOCK) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		now = (uint64_t)ts.tv_sec * NS_PER_SEC + (uint64_t)ts.tv_nsec;
 	}
+	if (f->deadline && now >= f->deadline)
+		flight_dump(f, s, "trigger");
 	return 0;
 }
 
