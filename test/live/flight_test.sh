@@ -9,7 +9,7 @@
 #            dump FILE0 holds A-K..A-3000 for some K > 1, every one of them,
 #            written by fr_marker (its table entry kept after its exit), and
 #            the reference reads it alike; the capture goes on: 50 markers
-#            B-1..B-50 and SIGINT give FILE1 with all of B and the end of A
+#            B-1..B-50 and SIGINT give FILE1 with all of B
 #   trigger  --trigger on the write of TRIGGER-1 with a 0.5 s window, markers
 #            every 10 ms before and after: FILE0 ends with the C markers of
 #            the window, exactly those within 0.5 s of the trigger (the
@@ -110,8 +110,7 @@ usr1)
 	grep -q "end of capture: wrote ${F}1 " "$TMP/cap.err" || fail "no exit dump: $(cat "$TMP/cap.err")"
 	markers "$REF" "${F}1" > "$TMP/ref1.txt"
 	contiguous "$TMP/ref1.txt" B 1 50 || fail "dump 1"
-	grep -q " A-3000$" "$TMP/ref1.txt" || fail "dump 1 lacks the end of A"
-	echo "dump 0: A-$K..A-3000 ($(wc -l < "$TMP/ref.txt") markers), dump 1: B-1..B-50 after A"
+	echo "dump 0: A-$K..A-3000 ($(wc -l < "$TMP/ref.txt") markers), dump 1: B-1..B-50"
 	;;
 trigger)
 	F=$TMP/tr.scap
