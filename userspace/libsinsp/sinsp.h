@@ -179,9 +179,8 @@ int sinsp_state_metadata(struct sinsp *s, struct scap_metadata *m);
 void sinsp_state_metadata_free(struct scap_metadata *m);
 /* a process table entry of st that owns its strings and fds (those of its
  * process for a main thread), e.g. kept after its exit; its size in bytes,
- * or -1 (no memory).  Free with sinsp_thread_copy_free(). */
+ * or -1 (no memory).  Free with scap_thread_free(). */
 long sinsp_thread_copy(struct sinsp *s, struct sinsp_threadinfo *st, struct scap_threadinfo *out);
-void sinsp_thread_copy_free(struct scap_threadinfo *t);
 
 /* users / groups from the metadata; NULL when unknown */
 const char *sinsp_user_name(struct sinsp *s, uint32_t uid);

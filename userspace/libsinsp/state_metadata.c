@@ -180,26 +180,10 @@ long sinsp_thread_copy(struct sinsp *s, struct sinsp_threadinfo *st, struct scap
 	}
 	if (failed || !out->comm || !out->exe || !out->exepath || !out->cwd || !out->root ||
 	    (st->args && !out->args) || (st->env && !out->env) || (st->cgroups && !out->cgroups)) {
-		sinsp_thread_copy_free(out);
+		scap_thread_free(out);
 		return -1;
 	}
 	return (long)total;
-}
-
-void sinsp_thread_copy_free(struct scap_threadinfo *t)
-{
-	for (uint32_t i = 0; i < t->nfds; i++)
-		free(t->fds[i].name);
-	free(t->fds);
-	free(t->comm);
-	free(t->exe);
-	free(t->exepath);
-	free(t->cwd);
-	free(t->root);
-	free(t->args);
-	free(t->env);
-	free(t->cgroups);
-	memset(t, 0, sizeof(*t));
 }
 
 int sinsp_state_metadata(struct sinsp *s, struct scap_metadata *m)

@@ -691,7 +691,7 @@ static int run_source(struct run *r, struct scap *h)
 	char err[SCAP_ERRBUF_SIZE] = "";
 	struct sinsp *s = prepare_source(r->o, h) ? NULL : sinsp_open(h, err);
 	struct sinsp_evt e;
-	int progress = r->o->progress || (r->o->write_path && r->o->ninputs);
+	int progress = r->o->progress || (r->o->write_path && r->o->ninputs && !r->fr);
 	int rc = 0, raw;
 
 	if (!s) {

@@ -287,7 +287,7 @@ static void exited_drop_oldest(struct exited_list *l)
 	struct exited *x = exited_at(l, 0);
 
 	l->bytes -= x->bytes;
-	sinsp_thread_copy_free(&x->t);
+	scap_thread_free(&x->t);
 	l->head = (l->head + 1) % l->cap;
 	l->n--;
 }
