@@ -6,6 +6,10 @@
 #            events of the trace, the reference shows them (process, exe,
 #            parent, thread, fd names) exactly as in the whole trace, and
 #            far fewer than all of them
+#   whole    --flight-recorder 64M (the whole trace fits): the reference
+#            reads the dump exactly as the trace itself (default output, and
+#            process, parent, exe, args and fd names), though the dump's
+#            process table is the one of the end of the capture
 #   seconds  --flight-recorder 64M,0.05: the dump starts at the first event
 #            within 50 ms of the last one
 #   trigger  --trigger on execve exits, --trigger-window 0.2: one dump per
@@ -34,6 +38,16 @@ exit)
 	tail -n "$n" "$TMP/all.txt" | cmp -s - "$TMP/dump.txt" ||
 		fail "the dump is not the end of the trace: $(tail -n "$n" "$TMP/all.txt" | diff - "$TMP/dump.txt" | head -5)"
 	echo "exit dump: the last $n of $all events"
+	;;
+whole)
+	TZ=UTC "$SYSDIG" -r "$TRACE" --flight-recorder 64M -w "$F" 2>"$TMP/err" || fail "exit code $?: $(cat "$TMP/err")"
+	for p in '' '%evt.num %proc.name %proc.pname %proc.exe %proc.args %fd.name'; do
+		TZ=UTC "$REF" -r "$TRACE" ${p:+-p "$p"} > "$TMP/all.txt"
+		TZ=UTC "$REF" -r "${F}0" ${p:+-p "$p"} > "$TMP/dump.txt" || fail "the reference cannot read the dump"
+		cmp -s "$TMP/all.txt" "$TMP/dump.txt" ||
+			fail "the dump reads otherwise (-p '$p'): $(diff "$TMP/all.txt" "$TMP/dump.txt" | head -5)"
+	done
+	echo "whole: the dump reads as the trace ($(wc -l < "$TMP/all.txt") lines)"
 	;;
 seconds)
 	TZ=UTC "$SYSDIG" -r "$TRACE" --flight-recorder 64M,0.05 -w "$F" 2>"$TMP/err" || fail "exit code $?: $(cat "$TMP/err")"

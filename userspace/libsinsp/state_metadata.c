@@ -7,14 +7,15 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "sinsp.h"
+#include "sinsp_int.h"
 
 struct table_ctx {
 	struct scap_metadata *m;
+	uint64_t born_before;
 	int failed;
 };
 
-static void fd_to_scap(struct scap_fdinfo *o, const struct sinsp_fdinfo *fdi)
+void sinsp_fd_to_scap(struct scap_fdinfo *o, const struct sinsp_fdinfo *fdi)
 {
 	memset(o, 0, sizeof(*o));
 	o->fd = fdi->fd;
@@ -77,7 +78,7 @@ static int add_fd(struct sinsp_fdinfo *fdi, void *arg)
 		t->fds = n;
 		t->fds_cap = cap;
 	}
-	fd_to_scap(&t->fds[t->nfds++], fdi);
+	sinsp_fd_to_scap(&t->fds[t->nfds++], fdi);
 	return 0;
 }
 
@@ -102,7 +103,7 @@ static void thread_to_scap(const struct sinsp_threadinfo *st, struct scap_thread
 	t->cgroups = st->cgroups;
 	t->cgroups_len = st->cgroups_len;
 	t->fdlimit = st->fdlimit;
-	t->flags = st->flags;
+	t->flags = st->flags & ~(uint32_t)PPM_CL_CLOSED;	/* its procexit closes it */
 	t->uid = st->uid;
 	t->gid = st->gid;
 	t->vmsize_kb = st->vmsize_kb;
@@ -122,6 +123,10 @@ static int add_thread(struct sinsp_threadinfo *st, void *arg)
 	struct scap_metadata *m = c->m;
 	struct scap_threadinfo *t;
 
+	/* born in the window, or made up for an event of an unknown thread
+	 * (a reader makes it up alike) */
+	if ((st->clone_ts && st->clone_ts >= c->born_before) || !strcmp(st->comm, "<NA>"))
+		return 0;
 	if (m->nthreads == m->threads_cap) {
 		uint32_t cap = m->threads_cap ? m->threads_cap * 2 : 256;
 		struct scap_threadinfo *n = realloc(m->threads, cap * sizeof(*n));
@@ -186,9 +191,9 @@ long sinsp_thread_copy(struct sinsp *s, struct sinsp_threadinfo *st, struct scap
 	return (long)total;
 }
 
-int sinsp_state_metadata(struct sinsp *s, struct scap_metadata *m)
+int sinsp_state_metadata(struct sinsp *s, struct scap_metadata *m, uint64_t born_before)
 {
-	struct table_ctx c = { m, 0 };
+	struct table_ctx c = { m, born_before, 0 };
 
 	*m = s->scap->meta;
 	m->threads = NULL;

@@ -52,6 +52,7 @@ struct ring {
  * goes to the dumps (the state engine forgot it) */
 struct exited {
 	uint64_t ts;		/* of its procexit */
+	uint64_t clone_ts;	/* of its clone, 0: from the /proc snapshot */
 	uint64_t bytes;
 	struct scap_threadinfo t;
 };
@@ -64,9 +65,24 @@ struct exited_list {
 	uint64_t bytes;
 };
 
+/* an fd closed while events using it may be in the ring: it goes back
+ * into its process's table in the dumps (when the number is free there) */
+struct closed_fd {
+	uint64_t ts;		/* of its close */
+	int64_t pid;		/* the thread owning the fd table */
+	struct scap_fdinfo fd;	/* the name is ours */
+};
+
+struct closed_list {
+	struct closed_fd *v;
+	uint64_t head, n, cap;
+	uint64_t bytes;
+};
+
 struct flight {
 	struct ring ring;
 	struct exited_list exited;
+	struct closed_list closed;
 	const struct cli_opts *o;
 	struct filter *trigger;
 	uint64_t window_ns;		/* SECONDS bound, 0: none */
@@ -74,6 +90,7 @@ struct flight {
 	uint64_t deadline;		/* end of the trigger window, 0: not armed */
 	uint64_t too_large;		/* events larger than the ring */
 	uint64_t seq;			/* dumps written */
+	int all_events;			/* no capture filter: every event goes to the ring */
 	int failed;			/* a dump failed (printed) */
 };
 
@@ -324,6 +341,7 @@ static void exited_add(struct exited_list *l, struct sinsp *s, struct sinsp_evt 
 	if (bytes < 0)
 		return;
 	x->ts = e->scap.ts;
+	x->clone_ts = e->thread->clone_ts;
 	x->bytes = (uint64_t)bytes;
 	l->bytes += x->bytes;
 	l->n++;
@@ -336,36 +354,153 @@ static void exited_free(struct exited_list *l)
 	free(l->v);
 }
 
-/* the dump's process table: the state's threads, then the exited ones
- * that the state no longer has (*own: how many are the state's); 0 or -1
- * (no memory) */
-static int dump_table(struct flight *f, struct sinsp *s, struct scap_metadata *m, uint32_t *own)
+/* --------------------------------------------------------- closed fds */
+
+static struct closed_fd *closed_at(const struct closed_list *l, uint64_t i)
+{
+	return &l->v[(l->head + i) % l->cap];
+}
+
+static void closed_prune(struct closed_list *l, const struct ring *r, uint64_t max)
+{
+	uint64_t oldest = r->count ? entry_ts(entry_at(r, r->start)) : UINT64_MAX;
+
+	while (l->n && (closed_at(l, 0)->ts < oldest || l->bytes > max)) {
+		struct closed_fd *c = closed_at(l, 0);
+
+		l->bytes -= sizeof(*c) + strlen(c->fd.name) + 1;
+		free(c->fd.name);
+		l->head = (l->head + 1) % l->cap;
+		l->n--;
+	}
+}
+
+static void closed_add(struct closed_list *l, struct sinsp *s, struct sinsp_evt *e)
+{
+	struct sinsp_threadinfo *owner = e->thread;
+	struct closed_fd *c;
+
+	if (!owner->fdtable)	/* a thread of a process: its table */
+		owner = sinsp_get_main_thread(s, owner);
+	if (!owner)
+		return;
+	if (l->n == l->cap) {
+		uint64_t cap = l->cap ? l->cap * 2 : 64;
+		struct closed_fd *v = malloc(cap * sizeof(*v));
+
+		if (!v)
+			return;
+		for (uint64_t i = 0; i < l->n; i++)
+			v[i] = *closed_at(l, i);
+		free(l->v);
+		l->v = v;
+		l->cap = cap;
+		l->head = 0;
+	}
+	c = &l->v[(l->head + l->n) % l->cap];
+	sinsp_fd_to_scap(&c->fd, e->fdinfo);
+	c->fd.name = strdup(e->fdinfo->name);
+	if (!c->fd.name)
+		return;
+	c->ts = e->scap.ts;
+	c->pid = owner->tid;
+	l->bytes += sizeof(*c) + strlen(c->fd.name) + 1;
+	l->n++;
+}
+
+static void closed_free(struct closed_list *l)
+{
+	for (uint64_t i = 0; i < l->n; i++)
+		free(closed_at(l, i)->fd.name);
+	free(l->v);
+}
+
+static struct scap_threadinfo *table_find(struct scap_metadata *m, uint32_t n, int64_t tid)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if ((int64_t)m->threads[i].tid == tid)
+			return &m->threads[i];
+	return NULL;
+}
+
+/* the closed fds back into the first n threads of m, where their number is
+ * free (the newest close of a number wins); 0 or -1 (no memory) */
+static int dump_closed_fds(const struct closed_list *l, struct scap_metadata *m, uint32_t n)
+{
+	for (uint64_t i = l->n; i-- > 0;) {
+		const struct closed_fd *c = closed_at(l, i);
+		struct scap_threadinfo *t = table_find(m, n, c->pid);
+		uint32_t j;
+
+		if (!t)
+			continue;
+		for (j = 0; j < t->nfds && t->fds[j].fd != c->fd.fd; j++)
+			;
+		if (j < t->nfds)
+			continue;
+		if (t->nfds == t->fds_cap) {
+			uint32_t cap = t->fds_cap ? t->fds_cap * 2 : 16;
+			struct scap_fdinfo *v = realloc(t->fds, cap * sizeof(*v));
+
+			if (!v)
+				return -1;
+			t->fds = v;
+			t->fds_cap = cap;
+		}
+		t->fds[t->nfds++] = c->fd;
+	}
+	return 0;
+}
+
+/*
+ * The dump's process table: the state's threads, then the exited ones
+ * that the state no longer has, then the closed fds put back.  When every
+ * event goes to the ring (no capture filter), a thread cloned after the
+ * ring's oldest event is left out: the reader makes it from its clone
+ * event, and shows its name before and after its execve as it was then.
+ * Every entry's fd array is m's own (sinsp_state_metadata_free frees them).
+ * 0 or -1 (no memory).
+ */
+static int dump_table(struct flight *f, struct sinsp *s, struct scap_metadata *m)
 {
 	const struct exited_list *l = &f->exited;
+	uint64_t born_before = UINT64_MAX;
 
-	if (sinsp_state_metadata(s, m))
+	if (f->all_events && f->ring.count)
+		born_before = entry_ts(entry_at(&f->ring, f->ring.start));
+	if (sinsp_state_metadata(s, m, born_before))
 		return -1;
-	*own = m->nthreads;
 	for (uint64_t i = 0; i < l->n; i++) {
 		const struct exited *x = exited_at(l, i);
+		struct scap_threadinfo *t;
 
-		if (sinsp_get_thread(s, (int64_t)x->t.tid))
+		if ((x->clone_ts && x->clone_ts >= born_before) || sinsp_get_thread(s, (int64_t)x->t.tid))
 			continue;
 		if (m->nthreads == m->threads_cap) {
 			uint32_t cap = m->threads_cap ? m->threads_cap * 2 : 64;
 			struct scap_threadinfo *v = realloc(m->threads, cap * sizeof(*v));
 
-			if (!v) {
-				m->nthreads = *own;
-				sinsp_state_metadata_free(m);
-				return -1;
-			}
+			if (!v)
+				goto fail;
 			m->threads = v;
 			m->threads_cap = cap;
 		}
-		m->threads[m->nthreads++] = x->t;
+		t = &m->threads[m->nthreads];
+		*t = x->t;
+		t->fds = NULL;
+		t->fds_cap = t->nfds;
+		if (t->nfds && !(t->fds = malloc(t->nfds * sizeof(*t->fds))))
+			goto fail;
+		if (t->nfds)
+			memcpy(t->fds, x->t.fds, t->nfds * sizeof(*t->fds));
+		m->nthreads++;
 	}
+	if (dump_closed_fds(&f->closed, m, m->nthreads))
+		goto fail;
 	return 0;
+fail:
+	sinsp_state_metadata_free(m);
+	return -1;
 }
 
 /* ---------------------------------------------------------------- dumps */
@@ -407,7 +542,6 @@ static int flight_dump(struct flight *f, struct sinsp *s, const char *why)
 	struct dump_ctx c = { 0 };
 	struct scap_metadata m;
 	uint64_t idx = f->seq;
-	uint32_t own = 0;
 	int rc = 0;
 
 	g_dump_requested = 0;
@@ -423,7 +557,8 @@ static int flight_dump(struct flight *f, struct sinsp *s, const char *why)
 		return -1;
 	}
 	exited_prune(&f->exited, &f->ring, f->ring.cap / EXITED_SHARE);
-	if (dump_table(f, s, &m, &own)) {
+	closed_prune(&f->closed, &f->ring, f->ring.cap / EXITED_SHARE);
+	if (dump_table(f, s, &m)) {
 		fprintf(stderr, "flight recorder: out of memory for the process table of %s\n", path);
 		rc = -1;
 	} else {
@@ -431,7 +566,6 @@ static int flight_dump(struct flight *f, struct sinsp *s, const char *why)
 			fprintf(stderr, "flight recorder: %s: %s\n", path, scap_dump_error(c.d));
 			rc = -1;
 		}
-		m.nthreads = own;	/* the exited ones stay ours */
 		sinsp_state_metadata_free(&m);
 	}
 	if (scap_dump_close(c.d, err) && !rc) {
@@ -490,6 +624,7 @@ struct flight *flight_start(const struct cli_opts *o, char *err, size_t errlen)
 	}
 	f->ring.cap = fo->size;
 	f->o = o;
+	f->all_events = !o->filter || o->display_filter;
 	f->window_ns = fo->window_ns;
 	f->trigger_window_ns = fo->trigger_window_ns;
 	if (fo->trigger) {
@@ -526,9 +661,15 @@ int flight_event(struct flight *f, struct sinsp *s, struct sinsp_evt *e, uint32_
 	while (f->window_ns && f->ring.count > 1 &&
 	       ts > entry_ts(entry_at(&f->ring, f->ring.start)) + f->window_ns)
 		ring_evict(&f->ring);
-	if ((e->scap.type == PPME_PROCEXIT_E || e->scap.type == PPME_PROCEXIT_1_E) && e->thread) {
+	/* (a thread made up for an unknown tid is made up by the reader too) */
+	if ((e->scap.type == PPME_PROCEXIT_E || e->scap.type == PPME_PROCEXIT_1_E) && e->thread &&
+	    strcmp(e->thread->comm, "<NA>")) {
 		exited_add(&f->exited, s, e);
 		exited_prune(&f->exited, &f->ring, f->ring.cap / EXITED_SHARE);
+	}
+	if (e->info && (e->info->flags & EF_DESTROYS_FD) && e->fdinfo && e->thread && !e->errorcode) {
+		closed_add(&f->closed, s, e);
+		closed_prune(&f->closed, &f->ring, f->ring.cap / EXITED_SHARE);
 	}
 	if (f->trigger && !f->deadline && !(flags & SCAP_DF_STATE_ONLY) && filter_run(f->trigger, s, e)) {
 		f->deadline = ts + f->trigger_window_ns;
@@ -566,6 +707,7 @@ void flight_free(struct flight *f)
 	if (f->trigger)
 		filter_free(f->trigger);
 	exited_free(&f->exited);
+	closed_free(&f->closed);
 	free(f->ring.buf);
 	free(f);
 }
