@@ -6,6 +6,7 @@
  * prints the -S summary and -v statistics at the end.  Live captures push
  * what they can into the driver (live_pushdown: event types, proc.name),
  * and a live -w without filter skips the state engine (is_raw_dump).
+ * With --flight-recorder the writer's events go to its ring (flight.c).
  */
 #include <signal.h>
 #include <stdarg.h>

@@ -679,7 +679,7 @@ int flight_event(struct flight *f, struct sinsp *s, struct sinsp_evt *e, uint32_
 	return 0;
 }
 
-int flight_tick(struct flight *f, struct sinsp *s, uint64_t now)
+void flight_tick(struct flight *f, struct sinsp *s, uint64_t now)
 {
 	if (g_dump_requested)
 		flight_dump(f, s, "SIGUSR1");
@@ -691,7 +691,6 @@ int flight_tick(struct flight *f, struct sinsp *s, uint64_t now)
 	}
 	if (f->deadline && now >= f->deadline)
 		flight_dump(f, s, "trigger");
-	return 0;
 }
 
 int flight_finish(struct flight *f, struct sinsp *s)

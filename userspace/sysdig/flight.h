@@ -49,14 +49,15 @@ struct cli_opts;
 struct flight *flight_start(const struct cli_opts *o, char *err, size_t errlen);
 /* an event that -w would write (flags: SCAP_DF_*): into the ring; a
  * pending SIGUSR1 or the end of a trigger window writes a dump first.
- * 0, or -1 after printing a write error */
+ * Returns 0: a dump that fails is printed, the capture goes on and
+ * flight_finish() fails */
 int flight_event(struct flight *f, struct sinsp *s, struct sinsp_evt *e, uint32_t flags);
 /* after every event (now: its time) and when the engine is idle (now
  * FLIGHT_CLOCK: the clock): a pending SIGUSR1, or a trigger window over at
- * now, writes a dump (also when the filter keeps no event).  0 or -1 */
+ * now, writes a dump (also when the filter keeps no event) */
 #define FLIGHT_CLOCK UINT64_MAX
-int flight_tick(struct flight *f, struct sinsp *s, uint64_t now);
-/* the capture is over: the last dump.  0 or -1 (printed) */
+void flight_tick(struct flight *f, struct sinsp *s, uint64_t now);
+/* the capture is over: the last dump.  0, or -1 when a dump failed */
 int flight_finish(struct flight *f, struct sinsp *s);
 void flight_free(struct flight *f);
 
