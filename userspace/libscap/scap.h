@@ -289,6 +289,8 @@ int scap_decode_params(struct scap_evt *evt);
 /* metadata helpers (scap_metadata.c) */
 void scap_metadata_free(struct scap_metadata *m);
 void scap_metadata_remove_thread(struct scap_metadata *m, uint32_t i);
+/* frees what a thread entry owns (strings, fds) and zeroes it */
+void scap_thread_free(struct scap_threadinfo *t);
 /* forget the user and group tables (-E) */
 void scap_metadata_drop_users(struct scap_metadata *m);
 struct scap_threadinfo *scap_metadata_add_thread(struct scap_metadata *m);

@@ -200,6 +200,22 @@ char sinsp_fd_typechar(const struct sinsp_fdinfo *fd);
  * sockets keep their address in sip/sport. */
 uint8_t sinsp_fd_l4proto(const struct sinsp_fdinfo *fd);
 
+/* state_metadata.c: the metadata of s->scap with the process table made
+ * from the thread and fd tables as they are now (a file written in the
+ * middle of a capture starts from it), without the threads cloned at or
+ * after born_before (UINT64_MAX: all; those of the /proc snapshot are
+ * always in).  The strings are the state's own: valid until the next
+ * event.  0, or -1 (no memory).  Free with sinsp_state_metadata_free(),
+ * which frees only what this allocated. */
+int sinsp_state_metadata(struct sinsp *s, struct scap_metadata *m, uint64_t born_before);
+void sinsp_state_metadata_free(struct scap_metadata *m);
+/* a process table entry of st that owns its strings and fds (those of its
+ * process for a main thread), e.g. kept after its exit; its size in bytes,
+ * or -1 (no memory).  Free with scap_thread_free(). */
+long sinsp_thread_copy(struct sinsp *s, struct sinsp_threadinfo *st, struct scap_threadinfo *out);
+/* an fd as an fd list entry (the name is borrowed) */
+void sinsp_fd_to_scap(struct scap_fdinfo *o, const struct sinsp_fdinfo *fdi);
+
 /* users / groups from the metadata; NULL when unknown */
 const char *sinsp_user_name(struct sinsp *s, uint32_t uid);
 const char *sinsp_group_name(struct sinsp *s, uint32_t gid);

@@ -6,6 +6,7 @@
  * prints the -S summary and -v statistics at the end.  Live captures push
  * what they can into the driver (live_pushdown: event types, proc.name),
  * and a live -w without filter skips the state engine (is_raw_dump).
+ * With --flight-recorder the writer's events go to its ring (flight.c).
  */
 #include <signal.h>
 #include <stdarg.h>
@@ -31,6 +32,7 @@
 #define OUT_FLUSH_SIZE (256 * 1024)
 
 static volatile sig_atomic_t g_stop;
+static uint64_t g_events_read;	/* run_capture_events() */
 static struct chisel_runtime *volatile g_chisels;	/* interrupted with the loop */
 
 #define CHISEL_GRACE_SECS 1
@@ -192,6 +194,7 @@ struct writer {
 	const struct scap_metadata *meta;
 	struct sinsp *s;		/* --filter-proclist: the state the filter reads */
 	struct filter *flt;		/* --filter-proclist: NULL when off */
+	struct flight *fr;		/* --flight-recorder: the ring instead of files */
 	int index;		/* file number for rotation */
 	uint64_t events;	/* events in the current file */
 	uint64_t file_start_ts;
@@ -344,10 +347,13 @@ static int writer_close(struct writer *w)
 }
 
 /* 0, or -1 on a write error (printed) */
-static int writer_event(struct writer *w, const struct sinsp_evt *e, uint32_t flags)
+static int writer_event(struct writer *w, struct sinsp_evt *e, uint32_t flags)
 {
 	const struct cli_opts *o = w->o;
 	int rotate = 0;
+
+	if (w->fr)
+		return flight_event(w->fr, w->s, e, flags);
 
 	if (w->d) {
 		/* -C: every byte counts (headers, metadata); the file stays
@@ -423,6 +429,8 @@ struct run {
 	struct output out;
 	struct writer w;
 	struct fleet *fleet;	/* --metrics-listen / --export, NULL: none */
+	struct flight *fr;	/* --flight-recorder, NULL: none */
+	int last_source;	/* the source run_source reads is the last one */
 	uint64_t nread;		/* events read (passing the capture filter) */
 	uint64_t total;		/* events returned by the engine */
 	int stop;
@@ -630,7 +638,7 @@ static const char *filter_comm(const char *f, char *buf, size_t len)
  */
 static int is_raw_dump(const struct run *r, const struct sinsp *s)
 {
-	return s->is_live && r->o->write_path && !r->flt && !r->chisels && !r->sm && !r->fleet;
+	return s->is_live && r->o->write_path && !r->flt && !r->chisels && !r->sm && !r->fleet && !r->fr;
 }
 
 /* the next event from the engine, without the state engine */
@@ -662,8 +670,8 @@ static int nothing_reads_fds(const struct run *r)
 {
 	const struct cli_opts *o = r->o;
 
-	return o->quiet && !r->chisels && !r->sm && !r->fleet && !o->display_filter && r->flt &&
-	       filter_only_proc_name(r->flt);
+	return o->quiet && !r->chisels && !r->sm && !r->fleet && !r->fr && !o->display_filter &&
+	       r->flt && filter_only_proc_name(r->flt);
 }
 
 /* what the options change in an engine before the state engine sees it:
@@ -684,7 +692,7 @@ static int run_source(struct run *r, struct scap *h)
 	char err[SCAP_ERRBUF_SIZE] = "";
 	struct sinsp *s = prepare_source(r->o, h) ? NULL : sinsp_open(h, err);
 	struct sinsp_evt e;
-	int progress = r->o->progress || (r->o->write_path && r->o->ninputs);
+	int progress = r->o->progress || (r->o->write_path && r->o->ninputs && !r->fr);
 	int rc = 0, raw;
 
 	if (!s) {
@@ -711,10 +719,11 @@ static int run_source(struct run *r, struct scap *h)
 		r->w.meta = &h->meta;
 		r->w.s = s;
 		r->w.flt = r->o->filter_proclist ? r->flt : NULL;
+		r->w.fr = r->fr;
 		/* the file exists, with its metadata, from the start: a signal
 		 * before the first event still leaves a valid capture (a -G
 		 * name from the first event's time must wait for it) */
-		if (!r->w.d && !(r->o->rotate_secs && !s->is_live) &&
+		if (!r->w.d && !r->fr && !(r->o->rotate_secs && !s->is_live) &&
 		    writer_open(&r->w, (uint64_t)time(NULL) * 1000000000ULL)) {
 			sinsp_close(s);
 			return 1;
@@ -733,6 +742,8 @@ static int run_source(struct run *r, struct scap *h)
 		if (n == SCAP_TIMEOUT) {
 			if (r->fleet)
 				fleet_tick(r->fleet, h);
+			if (r->fr)
+				flight_tick(r->fr, s, FLIGHT_CLOCK);
 			/* live: on_interval keeps its pace without events */
 			if (r->chisels && chisel_tick(r->chisels, r->err, sizeof(r->err)) < 0) {
 				fprintf(stderr, "%s\n", r->err);
@@ -759,6 +770,8 @@ static int run_source(struct run *r, struct scap *h)
 		if (progress && r->total % 10000 == 9999)
 			print_progress(h, 0);
 		n = handle_event(r, s, &e);
+		if (r->fr && n == 0)
+			flight_tick(r->fr, s, e.scap.ts);
 		if (n < 0 && stopped_by_signal(r->err))
 			break;
 		if (n < 0) {
@@ -789,6 +802,9 @@ static int run_source(struct run *r, struct scap *h)
 	}
 	fflush(stdout);
 	if (r->w.d && writer_close(&r->w))
+		rc = 1;
+	/* the flight recorder's dump at the end, with this source's state */
+	if (r->fr && (r->last_source || r->stop || g_stop || rc) && flight_finish(r->fr, s))
 		rc = 1;
 	if (r->o->recover && h->skipped_regions) {
 		fprintf(stderr, "--recover: skipped %llu damaged regions (%llu bytes)\n",
@@ -913,6 +929,13 @@ int run_capture(struct cli_opts *o)
 		fprintf(stderr, "%s\n", r.err);
 		return 1;
 	}
+	r.fr = flight_start(o, r.err, sizeof(r.err));
+	if (!r.fr && r.err[0]) {
+		fprintf(stderr, "%s\n", r.err);
+		fleet_finish(r.fleet, 0, &g_stop);
+		return 1;
+	}
+	r.last_source = !o->ninputs;
 	if (r.chisels && fleet_metrics(r.fleet))
 		chisel_set_metrics_sink(r.chisels, metrics_publish, fleet_metrics(r.fleet));
 
@@ -976,6 +999,7 @@ int run_capture(struct cli_opts *o)
 			status = 1;
 			break;
 		}
+		r.last_source = i == o->ninputs - 1;
 		status = run_source(&r, h);
 		if (status)
 			break;
@@ -999,5 +1023,13 @@ int run_capture(struct cli_opts *o)
 	}
 	sb_free(&r.out.buf);
 	free(r.sm);
+	flight_free(r.fr);
+	r.fr = NULL;
+	g_events_read = r.total;
 	return status;
+}
+
+uint64_t run_capture_events(void)
+{
+	return g_events_read;
 }

@@ -93,6 +93,7 @@ static const struct option g_long_opts[] = {
 	{ "node-name", required_argument, 0, OPT_NO_K8S },
 	{ "plugin-config-file", required_argument, 0, OPT_PLUGIN_CONFIG },
 	FLEET_LONG_OPTS,
+	FLIGHT_LONG_OPTS,
 	{ 0, 0, 0, 0 },
 };
 
@@ -369,6 +370,17 @@ int main(int argc, char **argv)
 			o.buffer_bytes = (uint64_t)v;
 			break;
 		default:
+			if (c == OPT_BENCH) {
+				if (parse_int(optarg, &v) || v <= 0 || v > 1000)
+					return die("invalid --bench N: a number of runs from 1 to 1000");
+				o.bench_runs = (int)v;
+				break;
+			}
+			if (c >= OPT_FLIGHT_BASE && c < OPT_FLIGHT_END) {
+				if (flight_parse_opt(&o.flight, c, optarg))
+					return 1;
+				break;
+			}
 			if (c >= OPT_FLEET_BASE && c < OPT_FLEET_END) {
 				if (fleet_parse_opt(&o.fleet, c, optarg))
 					return 1;
@@ -431,7 +443,7 @@ int main(int argc, char **argv)
 		o.format = strdup(format);
 		format_unescape(o.format);
 	}
-	c = run_capture(&o);
+	c = o.bench_runs ? bench_run(&o) : run_capture(&o);
 	plugin_unload_all();
 	if (!c && o.rerun)
 		return run_again(o.rerun);
