@@ -448,6 +448,9 @@ static void apply_settings(struct bpf_engine *e, const struct scap_live_opts *o)
 
 		st->syscall_mask[nr] = !wanted(o, ev) ? 0 :
 			SCAP_BPF_SC_CAPTURE | (is_lifecycle(ev) ? SCAP_BPF_SC_LIFECYCLE : 0);
+		if (st->syscall_mask[nr] && o->stack_mask &&
+		    (o->stack_mask[ev] || (ev + 1 < PPM_EVENT_MAX && o->stack_mask[ev + 1])))
+			st->syscall_mask[nr] |= SCAP_BPF_SC_STACK;
 	}
 }
 

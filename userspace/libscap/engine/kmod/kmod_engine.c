@@ -137,6 +137,11 @@ static int configure(struct kmod_engine *k, const struct scap_live_opts *o, char
 	struct kmod_mask mask;
 	int fd = k->cpus[0].fd;
 
+	if (o && o->stack_mask) {
+		snprintf(err, SCAP_ERRBUF_SIZE, "kmod: --stacks is not supported by the kernel module "
+			 "driver yet (use the eBPF driver)");
+		return -1;
+	}
 	memset(&mask, 1, sizeof(mask));
 	if (o && o->syscall_mask)
 		for (unsigned i = 0; i < PPM_EVENT_MAX; i++)
