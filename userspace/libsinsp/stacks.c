@@ -250,34 +250,6 @@ static void maps_event_make(struct sinsp_stacks *st, const struct sinsp_evt *e, 
 		st->maps_pending = 1;
 }
 
-/* live: /proc/PID/maps, kept and handed to the writer when it changed */
-static struct proc_maps *maps_read(struct sinsp_stacks *st, const struct sinsp_evt *e, int64_t pid)
-{
-	static char raw[1 << 20], kept[MAPS_MAX];
-	struct proc_maps *m = i64map_get(&st->procs, pid);
-	char path[64];
-	size_t n, k;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%" PRId64 "/maps", pid);
-	f = fopen(path, "r");
-	if (!f)
-		return m;
-	n = fread(raw, 1, sizeof(raw), f);
-	fclose(f);
-	k = maps_keep_exec(raw, n, kept, sizeof(kept));
-	if (m && m->len == k && !memcmp(m->text, kept, k)) {
-		m->read_ns = mono_ns();
-		return m;
-	}
-	m = maps_set(st, pid, kept, k);
-	if (m) {
-		m->read_ns = mono_ns();
-		maps_event_make(st, e, pid, m);
-	}
-	return m;
-}
-
 static int maps_covers(const struct proc_maps *m, uint64_t addr)
 {
 	const char *l = m->text, *end = m->text + m->len;
@@ -293,6 +265,51 @@ static int maps_covers(const struct proc_maps *m, uint64_t addr)
 		l = e + 1;
 	}
 	return 0;
+}
+
+/* how many of the n addresses the mappings of text cover */
+static uint32_t count_covered(const char *text, size_t len, const uint64_t *addr, uint32_t n)
+{
+	struct proc_maps m = { .text = (char *)text, .len = len };
+	uint32_t c = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		c += maps_covers(&m, addr[i]);
+	return c;
+}
+
+/*
+ * live: /proc/PID/maps, kept and handed to the writer when it changed and
+ * covers at least as many of the stack's n addresses as before (a process
+ * that is exiting loses its mappings)
+ */
+static struct proc_maps *maps_read(struct sinsp_stacks *st, const struct sinsp_evt *e, int64_t pid,
+				   const uint64_t *addr, uint32_t n_addr)
+{
+	static char raw[1 << 20], kept[MAPS_MAX];
+	struct proc_maps *m = i64map_get(&st->procs, pid);
+	char path[64];
+	size_t n, k;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%" PRId64 "/maps", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return m;
+	n = fread(raw, 1, sizeof(raw), f);
+	fclose(f);
+	k = maps_keep_exec(raw, n, kept, sizeof(kept));
+	if (m && ((m->len == k && !memcmp(m->text, kept, k)) ||
+		  count_covered(kept, k, addr, n_addr) < count_covered(m->text, m->len, addr, n_addr))) {
+		m->read_ns = mono_ns();
+		return m;
+	}
+	m = maps_set(st, pid, kept, k);
+	if (m) {
+		m->read_ns = mono_ns();
+		maps_event_make(st, e, pid, m);
+	}
+	return m;
 }
 
 static Dwfl *maps_dwfl(struct proc_maps *m)
@@ -361,7 +378,7 @@ static void stack_event(struct sinsp *s, struct sinsp_stacks *st, struct sinsp_e
 		for (uint32_t i = 0; known && i < t->nuser; i++)
 			known = maps_covers(m, t->user[i]);
 		if (!m || (!known && mono_ns() - m->read_ns > MAPS_REREAD_NS))
-			maps_read(st, e, pid);
+			maps_read(st, e, pid, t->user, t->nuser);
 	}
 }
 
