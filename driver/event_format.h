@@ -104,6 +104,9 @@ struct scap_bpf_counters {
  * thread group leader's) are captured, plus the process lifecycle: the
  * syscalls marked SCAP_BPF_SC_LIFECYCLE and procexit of every task */
 #define SCAP_BPF_F_COMM 2
+/* settings.flags: stack events (SCAP_BPF_SC_STACK) carry the kernel stack
+ * too (--kernel-stacks) */
+#define SCAP_BPF_F_KSTACK 4
 
 /* settings.syscall_mask[nr] bits */
 #define SCAP_BPF_SC_CAPTURE 1		/* captured */

@@ -7,8 +7,8 @@
  * the user return addresses (bpf_get_stack, BPF_F_USER_STACK: the kernel's
  * frame pointer walk from the user registers), the first
  * SCAP_STACK_TOP_BYTES of the user stack from sp (userspace finds there the
- * return address of a leaf that set up no frame) and the kernel return
- * addresses.  The event is built in the per-CPU scratch's tmp area (the
+ * return address of a leaf that set up no frame) and, with
+ * SCAP_BPF_F_KSTACK, the kernel return addresses.  The event is built in the per-CPU scratch's tmp area (the
  * filler that runs next uses buf).  Layout: driver/ext_events.tsv,
  * userspace: userspace/libsinsp/stacks.c.
  */
@@ -41,7 +41,9 @@ static __always_inline void emit_stack(void *ctx, struct hook_ctx *h, struct pt_
 									       SCAP_STACK_TOP_BYTES;
 	*(__u16 *)(p + PPM_EVT_HDR_LEN + 2) = n;
 	off += n;
-	r = bpf_get_stack(ctx, p + BOUND(off, 2047), STACK_KERNEL_BYTES, 0);
+	r = 0;
+	if (settings.flags & SCAP_BPF_F_KSTACK)
+		r = bpf_get_stack(ctx, p + BOUND(off, 2047), STACK_KERNEL_BYTES, 0);
 	n = r > 0 ? BOUND(r, 511) : 0;
 	*(__u16 *)(p + PPM_EVT_HDR_LEN + 4) = n;
 	off += n;

@@ -14,6 +14,9 @@
 #              0.29.3 reads the file and prints exactly what we print
 #   filter     --stacks-filter fd.num=1: the write to fd 2 has no stack,
 #              and the nanosleep (not a write) has none either
+#   kernel     --kernel-stacks: the writes' kernel stacks end in do_syscall_64
+#              <- entry_SYSCALL_64..., without the tracing frames above the
+#              syscall; without it (the other tests) there is no kernel stack
 # Exit 77 (skipped) without root, BTF or the bpf engine.
 set -u
 TEST=$1 SYSDIG=$2 PROG=$3
@@ -68,6 +71,8 @@ run_prog() {
 }
 
 FMT='%proc.name %evt.dir %evt.type %fd.num %evt.stack'
+# the "live" test also prints %evt.kstack: none without --kernel-stacks
+LIVE_FMT="*$FMT %evt.kstack"
 FRAMES='^__write\+0x[0-9a-f]+ \(libc\.so\.6\) <- marker_func_write\+0x[0-9a-f]+ \('"$COMM"'\) <- marker_caller\+0x[0-9a-f]+ \('"$COMM"'\) <- main\+0x[0-9a-f]+ \('"$COMM"'\)( <- .*)?$'
 
 # check_stacks FILE: 2N lines of fd 1 writes, each with the expected frames
@@ -85,9 +90,11 @@ case "$TEST" in
 live | exit_only)
 	extra=
 	[ "$TEST" = exit_only ] && extra=--exit-only
-	start $extra --stacks -p "$FMT" "proc.name=$COMM and evt.type=write"
+	start $extra --stacks -p "$LIVE_FMT" "proc.name=$COMM and evt.type=write"
 	run_prog
 	stop
+	grep -v ' <NA>$' "$TMP/out" | head -2 | grep . && fail "kernel stacks without --kernel-stacks"
+	sed -i 's/ <NA>$//' "$TMP/out"
 	check_stacks "$TMP/out"
 	grep -q "^$COMM > write 2 __write" "$TMP/out" || fail "the fd 2 write has no stack"
 	echo "ok: $TEST: $((2 * N)) write events with marker_func_write <- marker_caller <- main"
@@ -123,6 +130,15 @@ filter)
 	[ "$(grep -c "^$COMM [<>] nanosleep <NA> <NA>$" "$TMP/out")" = 2 ] ||
 		fail "nanosleep should have no stack: $(grep nanosleep "$TMP/out")"
 	echo "ok: filter: stacks on the $((2 * N)) fd 1 writes only"
+	;;
+kernel)
+	start --kernel-stacks -p "*%proc.name %evt.dir %evt.type %fd.num %evt.kstack" "proc.name=$COMM and evt.type=write"
+	run_prog
+	stop
+	n=$(grep -c "^$COMM [<>] write 1 .*do_syscall_64+0x[0-9a-f]* <- entry_SYSCALL_64" "$TMP/out")
+	[ "$n" = $((2 * N)) ] || fail "$n kernel stacks through do_syscall_64, expected $((2 * N)): $(head -2 "$TMP/out")"
+	grep -E "bpf_prog_|__traceiter_" "$TMP/out" && fail "tracing frames in the kernel stacks"
+	echo "ok: kernel: $n kernel stacks ending in do_syscall_64 <- entry_SYSCALL_64"
 	;;
 *) fail "unknown test $TEST" ;;
 esac

@@ -30,6 +30,8 @@
 #define MAPS_MAX 60000		/* bytes of mappings in one event (u16 lengths) */
 #define MAPS_REREAD_NS 100000000ULL	/* live: an unknown address rereads maps at most so often */
 #define X86_64_DWARF_SP 7
+#define FRAME_RETURN (1ULL << 63)	/* frame cache key: a return address */
+#define FRAME_CACHE_MAX 65536		/* frames kept per process; beyond: forget all */
 
 struct thread_stack {
 	uint64_t ts;		/* enter time of its syscall */
@@ -42,6 +44,10 @@ struct proc_maps {
 	char *text;		/* file mappings of the executable files, maps format */
 	size_t len;
 	Dwfl *dwfl;		/* built on first use */
+	/* rendered frames by address (| FRAME_RETURN for return addresses),
+	 * and the leaf rule of frame 0 addresses (leaf_return) */
+	struct i64map frames;
+	struct i64map leaf;
 	uint64_t read_ns;	/* live: when /proc/PID/maps was read */
 };
 
@@ -77,8 +83,18 @@ static int free_thread(void *v, void *arg)
 	return 0;
 }
 
+static int free_str(void *v, void *arg)
+{
+	(void)arg;
+	free(v);
+	return 0;
+}
+
 static void proc_maps_free(struct proc_maps *m)
 {
+	i64map_foreach(&m->frames, free_str, NULL);
+	i64map_free(&m->frames);
+	i64map_free(&m->leaf);
 	if (m->dwfl)
 		dwfl_end(m->dwfl);
 	free(m->text);
@@ -453,36 +469,54 @@ static const char *base_name(const char *path)
  * (the call frame address is the stack pointer plus an offset): the word of
  * the stack top; 0 when it has a frame (the chain is right) or it is unknown.
  */
-static uint64_t leaf_return(Dwfl *d, const struct thread_stack *t)
+static uint64_t leaf_slot(Dwfl *d, uint64_t pc)
 {
-	Dwfl_Module *mod = t->nuser ? dwfl_addrmodule(d, t->user[0]) : NULL;
+	Dwfl_Module *mod = dwfl_addrmodule(d, pc);
 	Dwarf_CFI *cfi;
 	Dwarf_Frame *fr = NULL;
 	Dwarf_Addr bias;
 	Dwarf_Op *ops;
 	size_t nops;
-	uint64_t ra = 0;
+	uint64_t slot = 0;
 
 	if (!mod)
 		return 0;
 	cfi = dwfl_module_eh_cfi(mod, &bias);
 	if (!cfi)
 		cfi = dwfl_module_dwarf_cfi(mod, &bias);
-	if (!cfi || dwarf_cfi_addrframe(cfi, t->user[0] - bias, &fr) != 0)
+	if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &fr) != 0)
 		return 0;
 	if (dwarf_frame_cfa(fr, &ops, &nops) == 0 && nops == 1 &&
 	    (ops[0].atom == DW_OP_bregx || ops[0].atom == DW_OP_breg0 + X86_64_DWARF_SP) &&
 	    (ops[0].atom != DW_OP_bregx || ops[0].number == X86_64_DWARF_SP)) {
 		uint64_t off = ops[0].atom == DW_OP_bregx ? ops[0].number2 : ops[0].number;
 
-		if (off >= 8 && off % 8 == 0 && (off - 8) / 8 < t->ntop)
-			ra = t->top[(off - 8) / 8];
+		if (off >= 8 && off % 8 == 0 && (off - 8) / 8 < STACK_MAX_TOP)
+			slot = (off - 8) / 8 + 1;
 	}
 	free(fr);
-	return ra;
+	return slot;
 }
 
-static void put_user_frame(Dwfl *d, struct sbuf *b, uint64_t pc, int is_return)
+static uint64_t leaf_return(struct proc_maps *m, const struct thread_stack *t)
+{
+	uintptr_t slot;
+
+	if (!t->nuser)
+		return 0;
+	slot = (uintptr_t)i64map_get(&m->leaf, (int64_t)t->user[0]);
+	if (!slot) {	/* stored + 1: 1 is "none" */
+		slot = (uintptr_t)leaf_slot(m->dwfl, t->user[0]) + 1;
+		if (m->leaf.count >= FRAME_CACHE_MAX) {
+			i64map_free(&m->leaf);
+			memset(&m->leaf, 0, sizeof(m->leaf));
+		}
+		i64map_put(&m->leaf, (int64_t)t->user[0], (void *)slot);
+	}
+	return slot > 1 && slot - 2 < t->ntop ? t->top[slot - 2] : 0;
+}
+
+static void symbolise(Dwfl *d, struct sbuf *b, uint64_t pc, int is_return)
 {
 	/* a return address may be past the end of a call's function */
 	uint64_t look = is_return ? pc - 1 : pc;
@@ -503,6 +537,32 @@ static void put_user_frame(Dwfl *d, struct sbuf *b, uint64_t pc, int is_return)
 		sb_printf(b, " (%s)", base_name(mname));
 }
 
+/* one frame, from the process's cache of rendered frames */
+static void put_user_frame(struct proc_maps *m, struct sbuf *b, uint64_t pc, int is_return)
+{
+	int64_t key = (int64_t)(pc | (is_return ? FRAME_RETURN : 0));
+	char *str = m ? i64map_get(&m->frames, key) : NULL;
+	struct sbuf one = { 0 };
+
+	if (str) {
+		sb_puts(b, str);
+		return;
+	}
+	symbolise(m ? m->dwfl : NULL, &one, pc, is_return);
+	sb_put(b, one.p, one.len);
+	if (!m) {
+		sb_free(&one);
+		return;
+	}
+	if (m->frames.count >= FRAME_CACHE_MAX) {
+		i64map_foreach(&m->frames, free_str, NULL);
+		i64map_free(&m->frames);
+		memset(&m->frames, 0, sizeof(m->frames));
+	}
+	if (i64map_put(&m->frames, key, one.p))
+		sb_free(&one);
+}
+
 static void render_user(struct sinsp *s, const struct sinsp_evt *e, const struct thread_stack *t,
 			struct sbuf *b)
 {
@@ -510,17 +570,17 @@ static void render_user(struct sinsp *s, const struct sinsp_evt *e, const struct
 	/* a capture without the state engine (-w alone) keyed them by thread */
 	if (!m)
 		m = i64map_get(&s->stacks->procs, (int64_t)e->scap.tid);
-	Dwfl *d = m ? maps_dwfl(m) : NULL;
-	uint64_t ra = d ? leaf_return(d, t) : 0;
-	int frame = 0;
+	uint64_t ra = m && maps_dwfl(m) ? leaf_return(m, t) : 0;
 
+	if (m && !m->dwfl)
+		m = NULL;
 	for (uint32_t i = 0; i < t->nuser; i++) {
-		if (frame++)
+		if (i)
 			sb_puts(b, " <- ");
-		put_user_frame(d, b, t->user[i], i > 0);
+		put_user_frame(m, b, t->user[i], i > 0);
 		if (i == 0 && ra && (t->nuser < 2 || t->user[1] != ra)) {
 			sb_puts(b, " <- ");
-			put_user_frame(d, b, ra, 1);
+			put_user_frame(m, b, ra, 1);
 		}
 	}
 }

@@ -1001,6 +1001,7 @@ int run_capture(struct cli_opts *o)
 		lo.buffer_bytes_per_cpu = o->buffer_bytes;
 		live_pushdown(&r, &lo);
 		stacks_pushdown(&r, &lo);
+		lo.kernel_stacks = o->kernel_stacks;
 		debug_log(o, "starting live capture");
 		h = scap_open_live(&lo, err);
 		if (!h) {

@@ -37,6 +37,7 @@ enum {
 	OPT_RECOVER,
 	OPT_STACKS,
 	OPT_STACKS_FILTER,
+	OPT_KERNEL_STACKS,
 };
 
 static const struct option g_long_opts[] = {
@@ -90,6 +91,7 @@ static const struct option g_long_opts[] = {
 	{ "recover", no_argument, 0, OPT_RECOVER },
 	{ "stacks", no_argument, 0, OPT_STACKS },
 	{ "stacks-filter", required_argument, 0, OPT_STACKS_FILTER },
+	{ "kernel-stacks", no_argument, 0, OPT_KERNEL_STACKS },
 	{ "large-environment", no_argument, 0, OPT_LARGE_ENV },
 	{ "filter-proclist", no_argument, 0, OPT_FILTER_PROCLIST },
 	{ "cri", required_argument, 0, OPT_NO_CRI },
@@ -372,6 +374,7 @@ int main(int argc, char **argv)
 			o.stacks = 1;
 			o.stacks_filter = optarg;
 			break;
+		case OPT_KERNEL_STACKS: o.stacks = o.kernel_stacks = 1; break;
 		case OPT_BUFFER_BYTES:
 			if (parse_int(optarg, &v) || v <= 0 || v > (1LL << 30))
 				return die("invalid --buffer-bytes-per-cpu (1 to 1073741824)");
