@@ -14,6 +14,8 @@
 #              0.29.3 reads the file and prints exactly what we print
 #   filter     --stacks-filter fd.num=1: the write to fd 2 has no stack,
 #              and the nanosleep (not a write) has none either
+#   errors     (no root needed) --stacks with -r, and a bad --stacks-filter:
+#              one line on stderr, exit 1
 #   kernel     --kernel-stacks: the writes' kernel stacks end in do_syscall_64
 #              <- entry_SYSCALL_64..., without the tracing frames above the
 #              syscall; without it (the other tests) there is no kernel stack
@@ -33,6 +35,20 @@ cleanup() {
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "SKIPPED: $*"; exit 77; }
+
+# one_error ARGS...: exit 1 with one line on stderr containing $WANT
+one_error() {
+	"$SYSDIG" "$@" >"$TMP/o" 2>"$TMP/e"
+	local rc=$?
+	[ "$rc" = 1 ] || fail "$*: exit $rc"
+	[ "$(wc -l <"$TMP/e")" = 1 ] && grep -qF -- "$WANT" "$TMP/e" || fail "$*: stderr $(cat "$TMP/e")"
+}
+if [ "$TEST" = errors ]; then
+	WANT="--stacks works on live captures only" one_error --stacks -r "$PROG"
+	WANT="--stacks-filter: " one_error --stacks-filter 'evt.type=' -n 1
+	echo "ok: errors: one line, exit 1"
+	exit 0
+fi
 
 [ "$(id -u)" = 0 ] || skip "needs root"
 [ -r /sys/kernel/btf/vmlinux ] || skip "kernel without BTF"
