@@ -43,6 +43,8 @@ struct thread_stack {
 struct proc_maps {
 	char *text;		/* file mappings of the executable files, maps format */
 	size_t len;
+	uint64_t (*ranges)[2];	/* [start, end) of each line of text */
+	size_t nranges;
 	Dwfl *dwfl;		/* built on first use */
 	/* rendered frames by address (| FRAME_RETURN for return addresses),
 	 * and the leaf rule of frame 0 addresses (leaf_return) */
@@ -95,6 +97,7 @@ static void proc_maps_free(struct proc_maps *m)
 	i64map_foreach(&m->frames, free_str, NULL);
 	i64map_free(&m->frames);
 	i64map_free(&m->leaf);
+	free(m->ranges);
 	if (m->dwfl)
 		dwfl_end(m->dwfl);
 	free(m->text);
@@ -206,6 +209,40 @@ static size_t maps_keep_exec(const char *text, size_t len, char *out, size_t max
 	return n;
 }
 
+static int maps_covers(const struct proc_maps *m, uint64_t addr)
+{
+	for (size_t i = 0; i < m->nranges; i++)
+		if (addr >= m->ranges[i][0] && addr < m->ranges[i][1])
+			return 1;
+	return 0;
+}
+
+/* the address ranges of m->text; 0 or -1 (no memory) */
+static int maps_parse_ranges(struct proc_maps *m)
+{
+	const char *l = m->text, *end = m->text + m->len;
+
+	for (const char *c = l; c < end; c++)
+		m->nranges += *c == '\n';
+	m->ranges = calloc(m->nranges + 1, sizeof(*m->ranges));
+	if (!m->ranges)
+		return -1;
+	m->nranges = 0;
+	while (l < end) {
+		unsigned long long lo, hi;
+		const char *e = memchr(l, '\n', end - l);
+
+		if (sscanf(l, "%llx-%llx", &lo, &hi) == 2) {
+			m->ranges[m->nranges][0] = lo;
+			m->ranges[m->nranges++][1] = hi;
+		}
+		if (!e)
+			break;
+		l = e + 1;
+	}
+	return 0;
+}
+
 static struct proc_maps *maps_set(struct sinsp_stacks *st, int64_t pid, const char *text, size_t len)
 {
 	struct proc_maps *m = calloc(1, sizeof(*m)), *old;
@@ -217,6 +254,10 @@ static struct proc_maps *maps_set(struct sinsp_stacks *st, int64_t pid, const ch
 	memcpy(m->text, text, len);
 	m->text[len] = 0;
 	m->len = len;
+	if (maps_parse_ranges(m)) {
+		proc_maps_free(m);
+		return NULL;
+	}
 	if (st->procs.count >= STACK_MAX_TRACKED)
 		forget_all(&st->procs, free_proc);
 	old = i64map_get(&st->procs, pid);
@@ -266,31 +307,26 @@ static void maps_event_make(struct sinsp_stacks *st, const struct sinsp_evt *e, 
 		st->maps_pending = 1;
 }
 
-static int maps_covers(const struct proc_maps *m, uint64_t addr)
+/* how many of the n addresses the mappings of m cover */
+static uint32_t covered(const struct proc_maps *m, const uint64_t *addr, uint32_t n)
 {
-	const char *l = m->text, *end = m->text + m->len;
-
-	while (l < end) {
-		unsigned long long lo, hi;
-		const char *e = memchr(l, '\n', end - l);
-
-		if (sscanf(l, "%llx-%llx", &lo, &hi) == 2 && addr >= lo && addr < hi)
-			return 1;
-		if (!e)
-			break;
-		l = e + 1;
-	}
-	return 0;
-}
-
-/* how many of the n addresses the mappings of text cover */
-static uint32_t count_covered(const char *text, size_t len, const uint64_t *addr, uint32_t n)
-{
-	struct proc_maps m = { .text = (char *)text, .len = len };
 	uint32_t c = 0;
 
 	for (uint32_t i = 0; i < n; i++)
-		c += maps_covers(&m, addr[i]);
+		c += maps_covers(m, addr[i]);
+	return c;
+}
+
+/* the same for maps text */
+static uint32_t text_covered(const char *text, size_t len, const uint64_t *addr, uint32_t n)
+{
+	struct proc_maps m = { .text = (char *)text, .len = len };
+	uint32_t c;
+
+	if (maps_parse_ranges(&m))
+		return 0;
+	c = covered(&m, addr, n);
+	free(m.ranges);
 	return c;
 }
 
@@ -316,7 +352,7 @@ static struct proc_maps *maps_read(struct sinsp_stacks *st, const struct sinsp_e
 	fclose(f);
 	k = maps_keep_exec(raw, n, kept, sizeof(kept));
 	if (m && ((m->len == k && !memcmp(m->text, kept, k)) ||
-		  count_covered(kept, k, addr, n_addr) < count_covered(m->text, m->len, addr, n_addr))) {
+		  text_covered(kept, k, addr, n_addr) < covered(m, addr, n_addr))) {
 		m->read_ns = mono_ns();
 		return m;
 	}
@@ -389,11 +425,9 @@ static void stack_event(struct sinsp *s, struct sinsp_stacks *st, struct sinsp_e
 	pid = pid_of(s, (int64_t)e->scap.tid);
 	{
 		struct proc_maps *m = i64map_get(&st->procs, pid);
-		int known = m != NULL;
 
-		for (uint32_t i = 0; known && i < t->nuser; i++)
-			known = maps_covers(m, t->user[i]);
-		if (!m || (!known && mono_ns() - m->read_ns > MAPS_REREAD_NS))
+		if (!m || (covered(m, t->user, t->nuser) < t->nuser &&
+			   mono_ns() - m->read_ns > MAPS_REREAD_NS))
 			maps_read(st, e, pid, t->user, t->nuser);
 	}
 }
