@@ -298,7 +298,7 @@ void print_help(FILE *out)
 		" -n <num>, --numevents=<num>",
 		"                    Stop after num events.",
 		" --page-faults      Also capture page faults (live).",
-		" --stacks           [sysdig-c] (eBPF) Take the user call stack of the events",
+		" --stacks           [sysdig-c] Take the user call stack of the events",
 		"                    of the filter (%evt.stack: symbolised, also in -w files).",
 		" --stacks-filter <filter>",
 		"                    [sysdig-c] Take stacks for the events of <filter> only.",
