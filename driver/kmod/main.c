@@ -28,6 +28,7 @@
 #include "syscall_table.h"
 #include "kmod_abi.h"
 #include "fill.h"
+#include "stack.h"
 
 #define KMOD_SCRATCH_SIZE (128 * 1024)
 
@@ -118,7 +119,8 @@ static void ring_push(struct kring *r, u64 head, u64 tail, u32 len)
  * fit before the end of the ring is it built again in scratch and copied
  * to offset 0; when it does not fit in the free space it is a drop.
  */
-static void record(struct kring *r, struct kfill *f, u16 type)
+static void record_with(struct kring *r, struct kfill *f, u16 type,
+			int (*fill)(struct kfill *f, u16 type))
 {
 	struct kmod_ring_info *info = r->info;
 	u64 size = r->size, head = r->head;
@@ -136,7 +138,7 @@ static void record(struct kring *r, struct kfill *f, u16 type)
 	f->snaplen = READ_ONCE(g_snaplen);
 	f->buf = r->data + head;
 	f->cap = room;
-	len = kmod_fill_event(f, type);
+	len = fill(f, type);
 	if (likely(len >= 0)) {
 		ring_commit(r, head, len);
 		return;
@@ -151,11 +153,16 @@ static void record(struct kring *r, struct kfill *f, u16 type)
 	}
 	f->buf = r->scratch;
 	f->cap = KMOD_SCRATCH_SIZE;
-	len = kmod_fill_event(f, type);
+	len = fill(f, type);
 	if (len < 0)
 		info->n_drops_fault++;
 	else
 		ring_push(r, head, tail, len);
+}
+
+static void record(struct kring *r, struct kfill *f, u16 type)
+{
+	record_with(r, f, type, kmod_fill_event);
 }
 
 /*
@@ -192,6 +199,14 @@ static void syscall_probe(struct pt_regs *regs, long id, long ret, bool is_exit)
 		f->sc = p->ppm_sc;
 		f->nr = id;
 		syscall_get_arguments(current, regs, f->args);
+		f->ts = 0;
+		f->regs = regs;
+		/* --stacks: the stack, then its enter event, at one time */
+		if (!is_exit && (READ_ONCE(g_mask[type]) & KMOD_MASK_STACK)) {
+			f->ts = ktime_get_real_ns();
+			record_with(r, f, !!(READ_ONCE(g_mask[type]) & KMOD_MASK_KSTACK),
+				    kmod_fill_stack);
+		}
 		record(r, f, type);
 	}
 	preempt_enable_notrace();

@@ -287,7 +287,8 @@ static int skipped_event(const struct sinsp_evt *e)
 	uint16_t t = e->scap.type;
 
 	return (e->scap.dump_flags & SCAP_DF_STATE_ONLY) || t == PPME_CONTAINER_E ||
-	       t == PPME_CONTAINER_X || t == PPME_CONTAINER_JSON_E || t == PPME_CONTAINER_JSON_2_E;
+	       t == PPME_CONTAINER_X || t == PPME_CONTAINER_JSON_E || t == PPME_CONTAINER_JSON_2_E ||
+	       ppm_event_is_ext(t);	/* our stack events: state (sysdig 0.29.3 skips them) */
 }
 
 int app_step(struct app *a, int n)

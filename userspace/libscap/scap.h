@@ -278,6 +278,10 @@ struct scap_live_opts {
 	 * plus every process's clone/fork/execve/procexit; a hint, the caller
 	 * still filters (engines may ignore it) */
 	const char *comm;
+	/* --stacks: NULL none; else [PPM_EVENT_MAX] 1 where the call stack of
+	 * the event's syscall is taken (a PPME_STACK_E before its enter event) */
+	const uint8_t *stack_mask;
+	int kernel_stacks;	/* --kernel-stacks: the stack events carry the kernel stack */
 };
 /* NULL with one clear line in err ("needs root", "no BTF", ...) */
 struct scap *scap_open_live(const struct scap_live_opts *opts, char *err);

@@ -21,6 +21,7 @@
 #include <time.h>
 #include "fields_internal.h"
 #include "plugin.h"
+#include "stacks.h"
 #include "sinsp_int.h"
 #include "format.h"
 #include "render.h"
@@ -991,6 +992,12 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 	case F_EVT_INFO:
 		b = scratch();
 		render_evt_info(s, e, g_render_opts.bufmode, g_render_opts.truncate && !g_render_opts.json, b);
+		return set_sbuf(v, b);
+	case F_EVT_STACK:
+	case F_EVT_KSTACK:
+		b = scratch();
+		if (!stacks_render(s, e, f->id == F_EVT_KSTACK, b))
+			return 0;
 		return set_sbuf(v, b);
 	case F_EVT_ARG: return extract_evt_arg(s, e, f, v);
 	case F_EVT_RAWARG: return extract_evt_rawarg(e, f, v);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "sinsp_int.h"
+#include "stacks.h"
 
 static int load_state(struct sinsp *s)
 {
@@ -61,6 +62,7 @@ void sinsp_close(struct sinsp *s)
 	free(s->threads);
 	containers_clear(s);
 	thread_free(s->container_thread);
+	stacks_free(s->stacks);
 	if (s->fd_pool) {
 		fd_pool_free(s->fd_pool);
 		free(s->fd_pool);
@@ -111,11 +113,7 @@ int sinsp_next(struct sinsp *s, struct sinsp_evt *evt)
 
 void sinsp_evt_begin(struct sinsp *s, struct sinsp_evt *evt)
 {
-	s->nevents++;
-	if (s->first_ts == 0)	/* container events of a file can have ts 0 */
-		s->first_ts = evt->scap.ts;
-	evt->num = s->nevents;
-	evt->info = evt->scap.type < PPM_EVENT_MAX ? &g_event_info[evt->scap.type] : NULL;
+	evt->info = ppm_event_info_of(evt->scap.type);
 	evt->thread = NULL;
 	evt->fdinfo = NULL;
 	evt->fd = -1;
@@ -125,12 +123,25 @@ void sinsp_evt_begin(struct sinsp *s, struct sinsp_evt *evt)
 	evt->enter_decoded = 0;
 	evt->uses_fd = 0;
 	evt->rejected = 0;
+	/* our stack events are state, not counted (sysdig 0.29.3 skips them) */
+	if (ppm_event_is_ext(evt->scap.type)) {
+		evt->num = 0;
+		evt->filtered_out = 1;
+		stacks_event(s, evt);
+		return;
+	}
+	s->nevents++;
+	if (s->first_ts == 0)	/* container events of a file can have ts 0 */
+		s->first_ts = evt->scap.ts;
+	evt->num = s->nevents;
 }
 
 int sinsp_parse(struct sinsp *s, struct sinsp_evt *evt)
 {
 	apply_pending(s);
 	sinsp_evt_begin(s, evt);
+	if (ppm_event_is_ext(evt->scap.type))
+		return SCAP_SUCCESS;
 	parse_event(s, evt);
 	if (evt->scap.dump_flags & SCAP_DF_STATE_ONLY)
 		evt->filtered_out = 1;

@@ -152,6 +152,8 @@ struct sinsp {
 	/* --large-environment: live, an execve environment the driver cut at
 	 * SINSP_DRIVER_ENV_MAX bytes is read again from /proc/<tid>/environ */
 	int large_env;
+	/* call stacks (stacks.c, --stacks); NULL until a stack event comes */
+	struct sinsp_stacks *stacks;
 };
 
 /* open: takes ownership of the scap handle and loads its metadata */

@@ -24,6 +24,7 @@
 #include "plugin.h"
 #include "render.h"
 #include "sinsp.h"
+#include "stacks.h"
 
 #define DEFAULT_FORMAT "*%evt.num %evt.outputtime %evt.cpu %proc.name (%thread.tid) %evt.dir %evt.type %evt.info"
 #define TTY_FORMAT "*%evt.num %evt.outputtime %evt.cpu \x1b[01;32m%proc.name\x1b[00m (\x1b[01;36m%proc.pid\x1b[00m.%thread.tid) %evt.dir \x1b[01;34m%evt.type\x1b[00m %evt.info"
@@ -424,6 +425,7 @@ struct run {
 	 * event is a plugin event (as sysdig 0.29.3 picks it), else dropped */
 	struct formatter *plugin_fmt;
 	struct filter *flt;
+	struct filter *stacks_flt;	/* --stacks-filter */
 	struct chisel_runtime *chisels;
 	struct summary *sm;
 	struct output out;
@@ -460,6 +462,23 @@ static int modifies_state(const struct sinsp_evt *e)
 	return e->info && (e->info->flags & (EF_MODIFIES_STATE | EF_CREATES_FD | EF_DESTROYS_FD));
 }
 
+/* a stack event to the -w file, after the mappings read for it */
+static int write_stack_event(struct run *r, struct sinsp *s, const struct sinsp_evt *e)
+{
+	const struct scap_evt *maps = stacks_take_maps(s);
+
+	if (!r->w.o)
+		return 0;
+	if (maps) {
+		struct sinsp_evt me = *e;
+
+		me.scap = *maps;
+		if (writer_event(&r->w, &me, 0))
+			return -1;
+	}
+	return writer_event(&r->w, e, e->scap.dump_flags);
+}
+
 /* one event; returns 0 to go on, 1 to stop, -1 on error */
 static int handle_event(struct run *r, struct sinsp *s, struct sinsp_evt *e)
 {
@@ -468,6 +487,10 @@ static int handle_event(struct run *r, struct sinsp *s, struct sinsp_evt *e)
 	int pass = 1;
 	int rc;
 
+	/* our stack events: state for %evt.stack, kept in the file (with the
+	 * mappings read for them first) */
+	if (ppm_event_is_ext(e->scap.type))
+		return write_stack_event(r, s, e);
 	/* the container events at the start of a file are metadata the
 	 * reference consumes while opening it: they keep their event numbers
 	 * but no output (not even -D), no -n count, no chisel's on_event (its
@@ -508,6 +531,8 @@ static int handle_event(struct run *r, struct sinsp *s, struct sinsp_evt *e)
 		return 0;
 	}
 	r->nread++;
+	if (r->stacks_flt && !filter_run(r->stacks_flt, s, e))
+		stacks_hide(s, e);
 	if (r->sm && !r->chisels && !is_container_json(e))
 		r->sm->count[summary_slot(e)]++;
 	if (r->fleet)
@@ -887,6 +912,23 @@ static void live_pushdown(struct run *r, struct scap_live_opts *lo)
 		lo->comm = filter_comm(r->o->filter, comm, sizeof(comm));
 }
 
+/*
+ * --stacks: the syscalls whose stacks the driver takes, those the stacks
+ * filter (else the capture filter) may select by event type; the rest of
+ * --stacks-filter is applied to each event (handle_event)
+ */
+static void stacks_pushdown(struct run *r, struct scap_live_opts *lo)
+{
+	static uint8_t mask[PPM_EVENT_MAX];
+	const struct filter *f = r->stacks_flt ? r->stacks_flt : r->flt;
+
+	if (!r->o->stacks)
+		return;
+	for (int t = 0; t < PPM_EVENT_MAX; t++)
+		mask[t] = !f || filter_may_match_type(f, (uint16_t)t);
+	lo->stack_mask = mask;
+}
+
 int run_capture(struct cli_opts *o)
 {
 	static struct run r;
@@ -916,6 +958,17 @@ int run_capture(struct cli_opts *o)
 		r.flt = filter_compile(o->filter, r.err, sizeof(r.err));
 		if (!r.flt) {
 			fprintf(stderr, "%s\n", r.err);
+			return 1;
+		}
+	}
+	if (o->stacks && (o->ninputs || o->source)) {
+		fprintf(stderr, "--stacks works on live captures only (the stacks in a file are printed by %%evt.stack)\n");
+		return 1;
+	}
+	if (o->stacks_filter) {
+		r.stacks_flt = filter_compile(o->stacks_filter, r.err, sizeof(r.err));
+		if (!r.stacks_flt) {
+			fprintf(stderr, "--stacks-filter: %s\n", r.err);
 			return 1;
 		}
 	}
@@ -970,6 +1023,8 @@ int run_capture(struct cli_opts *o)
 		lo.exit_only = o->exit_only;
 		lo.buffer_bytes_per_cpu = o->buffer_bytes;
 		live_pushdown(&r, &lo);
+		stacks_pushdown(&r, &lo);
+		lo.kernel_stacks = o->kernel_stacks;
 		debug_log(o, "starting live capture");
 		h = scap_open_live(&lo, err);
 		if (!h) {
@@ -1015,6 +1070,8 @@ int run_capture(struct cli_opts *o)
 	formatter_free(r.plugin_fmt);
 	if (r.flt)
 		filter_free(r.flt);
+	if (r.stacks_flt)
+		filter_free(r.stacks_flt);
 	g_chisels = NULL;
 	if (r.chisels) {
 		if (chisel_run_app(r.chisels) && !status)

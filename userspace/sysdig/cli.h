@@ -60,6 +60,9 @@ struct cli_opts {
 	int unbuffered;
 	int page_faults;		/* --page-faults */
 	int exit_only;			/* --exit-only */
+	int stacks;			/* --stacks */
+	const char *stacks_filter;	/* --stacks-filter (implies --stacks) */
+	int kernel_stacks;		/* --kernel-stacks (implies --stacks) */
 	int recover;			/* --recover: skip damaged parts of -r files */
 	uint64_t buffer_bytes;		/* --buffer-bytes-per-cpu, 0: default */
 	struct cli_chisel chisels[MAX_CHISELS];

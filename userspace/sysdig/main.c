@@ -35,6 +35,9 @@ enum {
 	OPT_EXIT_ONLY,
 	OPT_BUFFER_BYTES,
 	OPT_RECOVER,
+	OPT_STACKS,
+	OPT_STACKS_FILTER,
+	OPT_KERNEL_STACKS,
 };
 
 static const struct option g_long_opts[] = {
@@ -86,6 +89,9 @@ static const struct option g_long_opts[] = {
 	{ "exit-only", no_argument, 0, OPT_EXIT_ONLY },
 	{ "buffer-bytes-per-cpu", required_argument, 0, OPT_BUFFER_BYTES },
 	{ "recover", no_argument, 0, OPT_RECOVER },
+	{ "stacks", no_argument, 0, OPT_STACKS },
+	{ "stacks-filter", required_argument, 0, OPT_STACKS_FILTER },
+	{ "kernel-stacks", no_argument, 0, OPT_KERNEL_STACKS },
 	{ "large-environment", no_argument, 0, OPT_LARGE_ENV },
 	{ "filter-proclist", no_argument, 0, OPT_FILTER_PROCLIST },
 	{ "cri", required_argument, 0, OPT_NO_CRI },
@@ -364,6 +370,12 @@ int main(int argc, char **argv)
 		case OPT_PAGE_FAULTS: o.page_faults = 1; break;
 		case OPT_EXIT_ONLY: o.exit_only = 1; break;
 		case OPT_RECOVER: o.recover = 1; break;
+		case OPT_STACKS: o.stacks = 1; break;
+		case OPT_STACKS_FILTER:
+			o.stacks = 1;
+			o.stacks_filter = optarg;
+			break;
+		case OPT_KERNEL_STACKS: o.stacks = o.kernel_stacks = 1; break;
 		case OPT_BUFFER_BYTES:
 			if (parse_int(optarg, &v) || v <= 0 || v > (1LL << 30))
 				return die("invalid --buffer-bytes-per-cpu (1 to 1073741824)");
