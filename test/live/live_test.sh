@@ -20,6 +20,11 @@
 #                      not seen) while the state (fd names) stays complete
 #   comm_filter        proc.name=X: other processes suppressed in the driver
 #                      (storm not seen), every call of X written
+#   pid_filter         proc.pid=P goes down to the driver: a storm of another
+#                      process is not delivered (counted as unselected), every
+#                      call of P written, nothing of its child or of others
+#   suppress_comm      -U STORM live: the storm is left out in the driver
+#                      (its lifecycle only reaches userspace), none in the file
 #   latency            enter events at syscall entry: a 250 ms nanosleep has
 #                      latency >= 250 ms; the enter of a blocked read is printed
 #                      while it blocks (the test releases it only then)
@@ -355,6 +360,48 @@ comm_filter)
 		"$W > procexit status=0 ret=0 sig=0 core=0 $"
 	others=$(grep -vc "^[0-9]* [0-9:.]* [0-9]* $COMM (" "$TMP/c.txt")
 	[ "$others" = 0 ] || fail "$others events of other processes: $(grep -v " $COMM (" "$TMP/c.txt" | head -2)"
+	;;
+pid_filter)
+	run_workload
+	start_capture "$TMP/c.scap" -D -v "proc.pid=$WL_PID"
+	release_workload
+	"$STORM" getppid 200000 >/dev/null
+	stop_capture
+	seen=$(sed -n 's/^Driver Events:\([0-9]*\)/\1/p' "$TMP/cap.err")
+	unsel=$(sed -n 's/.* driver: [0-9]* events, [0-9]* suppressed by comm, \([0-9]*\) of unselected pids$/\1/p' "$TMP/cap.err")
+	echo "driver: $seen events delivered, $unsel of unselected pids"
+	[ -n "$seen" ] && [ -n "$unsel" ] || fail "no driver statistics: $(cat "$TMP/cap.err")"
+	[ "$unsel" -ge 400000 ] || fail "the storm was not left out in the driver"
+	[ "$seen" -lt 200000 ] || fail "the storm went through the driver"
+	"$SYSDIG" -r "$TMP/c.scap" -p "%proc.pid %proc.name (%thread.tid) %evt.dir %evt.type %evt.info" \
+		> "$TMP/c.txt" 2>&1 || fail "reading back"
+	# the driver delivered the workload's process only (-D: sysdig's own
+	# events are captured too, the filter drops them)
+	others=$("$SYSDIG" -r "$TMP/c.scap" -p "%proc.pid" "proc.pid!=$WL_PID" 2>&1 | wc -l)
+	[ "$others" = 0 ] || fail "$others events of other processes in the file"
+	W="$WL_PID $COMM \($WL_PID\)"
+	expect "$TMP/c.txt" \
+		"$W < openat fd=3\(<f>/tmp/sdlive-$TAG.txt\) " \
+		"$W < write res=37 data=0123456789abcdefghijklmnopqrstuvwxyz. $" \
+		"$W < clone res=[0-9]+\($COMM\) exe=$WORKLOAD " \
+		"$W < accept fd=5\(<4t>127.0.0.1:[0-9]+->127.0.0.1:$PORT\) " \
+		"$W > procexit status=0 ret=0 sig=0 core=0 $"
+	;;
+suppress_comm)
+	# the filter keeps the driver to the storm's name: what -U leaves of
+	# it there is its lifecycle (exec, exit), a few events
+	S=$(basename "$STORM" | cut -c1-15)
+	start_capture "$TMP/c.scap" -D -v -U "$S" "proc.name=$S"
+	"$STORM" getppid 200000 >/dev/null
+	stop_capture
+	seen=$(sed -n 's/^Driver Events:\([0-9]*\)/\1/p' "$TMP/cap.err")
+	supp=$(sed -n 's/.* driver: [0-9]* events, \([0-9]*\) suppressed by comm, .*/\1/p' "$TMP/cap.err")
+	echo "driver: $seen events delivered, $supp suppressed by comm"
+	[ -n "$seen" ] && [ -n "$supp" ] || fail "no driver statistics: $(cat "$TMP/cap.err")"
+	[ "$supp" -ge 400000 ] || fail "-U: the storm was not suppressed in the driver"
+	[ "$seen" -lt 100000 ] || fail "-U: the storm went through the driver"
+	n=$("$SYSDIG" -r "$TMP/c.scap" 2>&1 | wc -l)
+	[ "$n" = 0 ] || fail "-U: $n events of $S in the file"
 	;;
 latency|latency_exit_only)
 	mode=; [ "$TEST" = latency_exit_only ] && mode=--exit-only

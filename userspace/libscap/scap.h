@@ -194,6 +194,7 @@ struct scap_stats {
 	uint64_t n_drops;	/* events the driver could not write */
 	uint64_t n_drops_buffer;
 	uint64_t n_suppressed;
+	uint64_t n_unselected;	/* left out by the driver: not a selected pid */
 };
 
 struct scap;
@@ -274,6 +275,21 @@ struct scap_live_opts {
 	 * plus every process's clone/fork/execve/procexit; a hint, the caller
 	 * still filters (engines may ignore it) */
 	const char *comm;
+	/* non-NULL: only these processes, threads and process trees (a hint
+	 * like comm: the caller still filters; engines may ignore it) */
+	const struct scap_select *select;
+	/* -U: tasks named so are left out by the driver, their lifecycle kept
+	 * (scap_suppress_comms still follows their descendants) */
+	const char *const *suppress;
+	int nsuppress;
+};
+struct scap_select {
+	const uint32_t *pids, *tids;	/* processes (all threads), threads */
+	uint32_t npids, ntids;
+	/* the process trees of roots: roots and their descendants, those of
+	 * the /proc snapshot and those forked later */
+	const uint32_t *roots;
+	uint32_t nroots;
 };
 /* NULL with one clear line in err ("needs root", "no BTF", ...) */
 struct scap *scap_open_live(const struct scap_live_opts *opts, char *err);

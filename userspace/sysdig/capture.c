@@ -552,77 +552,6 @@ static int capture_filter(void *ctx, struct sinsp *s, struct sinsp_evt *e)
 	return filter_run(r->flt, s, e);
 }
 
-/* ------------------------------------------------- driver-side filtering */
-
-static const char *skip_blanks(const char *p)
-{
-	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-		p++;
-	return p;
-}
-
-static int is_word_end(char c)
-{
-	return !c || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '(' || c == ')';
-}
-
-/* 1 if text (after a top-level "and") holds no top-level "or" */
-static int no_top_level_or(const char *p)
-{
-	int depth = 0;
-	char prev = ' ';
-
-	for (; *p; prev = *p, p++) {
-		if (*p == '"' || *p == '\'') {
-			const char *q = strchr(p + 1, *p);
-
-			if (!q)
-				return 0;
-			p = q;
-		} else if (*p == '(') {
-			depth++;
-		} else if (*p == ')') {
-			depth--;
-		} else if (!depth && is_word_end(prev) && !strncmp(p, "or", 2) && is_word_end(p[2])) {
-			return 0;
-		}
-	}
-	return 1;
-}
-
-/*
- * The process name the driver may filter on: X when the capture filter is
- * `proc.name=X` or `proc.name=X and ...` with no top-level `or` (then every
- * event it accepts comes from a task named X).  NULL for anything else.
- * The driver keeps tasks whose comm or thread group leader's comm is X,
- * plus every clone/fork/execve/procexit; the filter still runs on what
- * arrives, so the output is exactly the filter's (see driver/bpf/README.md).
- */
-static const char *filter_comm(const char *f, char *buf, size_t len)
-{
-	const char *p = skip_blanks(f), *v;
-	size_t n;
-
-	if (strncmp(p, "proc.name", 9))
-		return NULL;
-	p = skip_blanks(p + 9);
-	if (*p != '=')
-		return NULL;
-	p = skip_blanks(p + 1);
-	v = p;
-	while (!is_word_end(*p) && *p != '"' && *p != '\'' && *p != '\\')
-		p++;
-	n = (size_t)(p - v);
-	if (!n || n >= len || !is_word_end(*p))
-		return NULL;
-	p = skip_blanks(p);
-	if (*p && (strncmp(p, "and", 3) || !is_word_end(p[3]) || !no_top_level_or(p + 3)))
-		return NULL;
-	memcpy(buf, v, n);
-	buf[n] = 0;
-	return buf;
-}
-
 /*
  * -w of a live capture with no filter, chisel or summary: nothing reads the
  * thread/fd state, so the events go to the file straight from the engine
@@ -803,6 +732,9 @@ static int run_source(struct run *r, struct scap *h)
 
 		if (h->ops->get_stats)
 			h->ops->get_stats(h, &st);
+		debug_log(r->o, "%s: driver: %llu events, %llu suppressed by comm, %llu of unselected pids",
+			  h->ops->name, (unsigned long long)st.n_evts, (unsigned long long)st.n_suppressed,
+			  (unsigned long long)st.n_unselected);
 		st.n_suppressed += scap_suppressed_count(h);
 		if (r->o->verbose) {
 			double cpu = (double)clock() / CLOCKS_PER_SEC;
@@ -852,23 +784,37 @@ static int setup_chisels(struct run *r)
 /*
  * What the live driver can leave out: event types that the capture filter
  * or, with chisels, every chisel's own filter rejects (the engine adds the
- * ones the state needs), and the tasks not named as the capture filter's
- * proc.name.  A display filter (-d) sees every event.
+ * ones the state needs), the tasks the capture filter cannot accept
+ * (filter_pushdown: proc.name, proc.pid, thread.tid, proc.apid/ppid) and
+ * the -U names.  A display filter (-d) sees every event.
  */
 static void live_pushdown(struct run *r, struct scap_live_opts *lo)
 {
 	static uint8_t mask[PPM_EVENT_MAX];
-	static char comm[64];
+	static struct filter_pushdown pd;
+	static struct scap_select sel;
 	const struct filter *f = r->o->display_filter ? NULL : r->flt;
 
+	lo->suppress = r->o->suppress;
+	lo->nsuppress = r->o->nsuppress;
 	if (!f && !r->chisels)
 		return;
 	for (int t = 0; t < PPM_EVENT_MAX; t++)
 		mask[t] = (!f || filter_may_match_type(f, (uint16_t)t)) &&
 			  (!r->chisels || chisel_may_match_type(r->chisels, (uint16_t)t));
 	lo->syscall_mask = mask;
-	if (f)
-		lo->comm = filter_comm(r->o->filter, comm, sizeof(comm));
+	if (!f)
+		return;
+	filter_pushdown(f, &pd);
+	lo->comm = pd.comm[0] ? pd.comm : NULL;
+	sel.pids = pd.pids;
+	sel.npids = pd.npids;
+	sel.tids = pd.tids;
+	sel.ntids = pd.ntids;
+	sel.roots = pd.roots;
+	sel.nroots = pd.nroots;
+	if (sel.npids + sel.ntids + sel.nroots)
+		lo->select = &sel;
 }
 
 int run_capture(struct cli_opts *o)

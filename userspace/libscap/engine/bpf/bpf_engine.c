@@ -26,6 +26,7 @@
 #include "event_table.h"
 #include "bpf_engine.h"
 #include "bpf_kernel_check.h"
+#include "bpf_select.h"
 #include "proc_snapshot.h"
 #include "syscall_table.h"
 #include "fill_spec.h"
@@ -224,6 +225,7 @@ static int bpf_get_stats(struct scap *h, struct scap_stats *st)
 
 		st->n_evts += c->n_evts;
 		st->n_suppressed += c->n_suppressed;
+		st->n_unselected += c->n_unselected;
 		st->n_drops_buffer += c->n_drops_buffer;
 		st->n_drops += c->n_drops_buffer + c->n_drops_scratch;
 	}
@@ -417,22 +419,6 @@ static int is_lifecycle(uint16_t ev)
 	return 0;
 }
 
-/* opts->comm as the driver compares it; not pushed down if no task can
- * have that name (empty or longer than the kernel's 15 characters) */
-static void set_comm(volatile struct scap_bpf_settings *st, const char *comm)
-{
-	uint8_t name[16] = { 0 }, mask[16] = { 0 };
-	size_t n = comm ? strlen(comm) : 0;
-
-	if (!n || n >= sizeof(name))
-		return;
-	memcpy(name, comm, n);
-	memset(mask, 0xff, n + 1);
-	memcpy((void *)st->comm, name, sizeof(name));
-	memcpy((void *)st->comm_mask, mask, sizeof(mask));
-	st->flags |= SCAP_BPF_F_COMM;
-}
-
 static void apply_settings(struct bpf_engine *e, const struct scap_live_opts *o)
 {
 	volatile struct scap_bpf_settings *st = &e->skel->bss->settings;
@@ -442,7 +428,6 @@ static void apply_settings(struct bpf_engine *e, const struct scap_live_opts *o)
 	st->self_tgid = o->skip_self ? (uint32_t)getpid() : 0;
 	st->snaplen = o->snaplen ? o->snaplen : SCAP_BPF_DEFAULT_SNAPLEN;
 	st->flags = o->exit_only ? SCAP_BPF_F_EXIT_ONLY : 0;
-	set_comm(st, o->comm);
 	for (nr = 0; nr < SCAP_BPF_MAX_SYSCALLS; nr++) {
 		uint16_t ev = nr < SYSCALL_TABLE_SIZE ? g_syscall_table[nr].enter_event : 0;
 
@@ -474,6 +459,7 @@ static void choose_hooks(struct bpf_engine *e, const struct scap_live_opts *o)
 		bpf_program__set_autoattach(s->progs.sched_switch, false);
 	if (!wanted(o, PPME_SIGNALDELIVER_E))
 		bpf_program__set_autoattach(s->progs.signal_deliver, false);
+	bpf_select_hooks(s, o);
 }
 
 static int open_skel(struct bpf_engine *e, const struct scap_live_opts *o, uint32_t bytes, char *err)
@@ -539,6 +525,8 @@ struct scap *scap_bpf_open(const struct scap_live_opts *opts, char *err)
 	if (open_skel(e, opts, bytes, err) || map_rings(e, bytes, err) || install_fillers(e, err))
 		goto fail;
 	apply_settings(e, opts);
+	if (bpf_select_apply(e->skel, opts, err))
+		goto fail;
 	if (probe_bpf__attach(e->skel)) {
 		snprintf(err, SCAP_ERRBUF_SIZE, "live capture: cannot attach the bpf programs: %s", strerror(errno));
 		goto fail;
@@ -546,7 +534,7 @@ struct scap *scap_bpf_open(const struct scap_live_opts *opts, char *err)
 	h->ops = &bpf_ops;
 	h->engine = e;
 	e->skel->bss->settings.enabled = 1;
-	if (scap_proc_snapshot(&h->meta, err)) {
+	if (scap_proc_snapshot(&h->meta, err) || bpf_select_snapshot(e->skel, opts, &h->meta, err)) {
 		engine_free(e);
 		scap_metadata_free(&h->meta);
 		free(h);
