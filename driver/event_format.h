@@ -107,14 +107,18 @@ struct scap_bpf_counters {
 /* settings.flags: the tasks named one of the sel_comms map (-U) are not
  * captured, except their lifecycle (driver/bpf/select.bpf.h) */
 #define SCAP_BPF_F_SUPPRESS 4
-/* settings.flags: only the processes / threads of the sel_pids map */
+/* settings.flags: only the processes / threads of sel_tgids / sel_tids */
 #define SCAP_BPF_F_PIDS 8
 /* settings.flags: with SCAP_BPF_F_PIDS, the children of a selected
  * process are selected (the process tree) */
 #define SCAP_BPF_F_TREE 16
+/* settings.flags: with SCAP_BPF_F_PIDS, the threads of sel_tids too */
+#define SCAP_BPF_F_TIDS 32
 
-/* sizes of the selection maps, and their comm key (NUL-padded) */
-#define SCAP_BPF_MAX_SELECTED 16384
+/* the selection bitmaps: one bit per pid up to the kernel's PID_MAX_LIMIT
+ * (pid_max cannot be set higher); the -U map holds up to 32 names, NUL-padded */
+#define SCAP_BPF_PID_LIMIT (1u << 22)
+#define SCAP_BPF_PID_WORDS (SCAP_BPF_PID_LIMIT / 64)
 #define SCAP_BPF_MAX_SUPPRESSED 32
 struct scap_bpf_comm {
 	char name[16];

@@ -9,24 +9,19 @@
  *   leader is), plus every process's lifecycle (clone/execve/procexit);
  * - SCAP_BPF_F_SUPPRESS (-U): not the tasks named one of sel_comms (same
  *   rule, lifecycle kept: userspace follows their descendants);
- * - SCAP_BPF_F_PIDS: only the processes (SEL_TGID) and threads (SEL_TID)
- *   of sel_pids, lifecycle and procexit included;
- * - SCAP_BPF_F_TREE: a process forked by a SEL_TGID process is added to
- *   sel_pids (sched_process_fork) and leaves it with its last thread.
+ * - SCAP_BPF_F_PIDS: only the processes of sel_tgids and (SCAP_BPF_F_TIDS)
+ *   the threads of sel_tids, lifecycle and procexit included;
+ * - SCAP_BPF_F_TREE: a process forked by a process of sel_tgids is added
+ *   to it (sched_process_fork) and leaves it with its last thread.
  * Included by probe.bpf.c after `settings` and `counters`.
  */
 #ifndef SELECT_BPF_H
 #define SELECT_BPF_H
 
-#define SEL_TGID 1
-#define SEL_TID 2
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, SCAP_BPF_MAX_SELECTED);
-	__type(key, __u32);
-	__type(value, __u8);
-} sel_pids SEC(".maps");
+/* the selected processes and threads: one bit per pid (a plain load per
+ * check, cheaper than a map lookup on every syscall of every process) */
+__u64 sel_tgids[SCAP_BPF_PID_WORDS];
+__u64 sel_tids[SCAP_BPF_PID_WORDS];
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -69,16 +64,19 @@ static __always_inline int task_suppressed(struct task_struct *t)
 	return comm_listed(t->comm) || comm_listed(t->group_leader->comm);
 }
 
-static __always_inline int id_has(__u32 id, __u8 bit)
+static __always_inline int bit_has(const __u64 *bits, __u32 id)
 {
-	__u8 *v = bpf_map_lookup_elem(&sel_pids, &id);
-
-	return v && (*v & bit);
+	return (bits[(id >> 6) & (SCAP_BPF_PID_WORDS - 1)] >> (id & 63)) & 1;
 }
 
-static __always_inline int pid_selected(struct task_struct *t)
+static __always_inline __u64 *bit_word(__u64 *bits, __u32 id)
 {
-	return id_has(t->tgid, SEL_TGID) || id_has(t->pid, SEL_TID);
+	return &bits[(id >> 6) & (SCAP_BPF_PID_WORDS - 1)];
+}
+
+static __always_inline int pid_selected(struct task_struct *t, __u32 f)
+{
+	return bit_has(sel_tgids, t->tgid) || ((f & SCAP_BPF_F_TIDS) && bit_has(sel_tids, t->pid));
 }
 
 /*
@@ -91,8 +89,11 @@ static __always_inline int task_dropped(struct task_struct *t, int lifecycle,
 {
 	__u32 f = settings.flags;
 
-	if ((f & SCAP_BPF_F_PIDS) && !pid_selected(t)) {
-		__sync_fetch_and_add(&c->n_unselected, nevts);
+	/* a plain add: the hottest drop (every syscall of every other
+	 * process); an update is lost only when two of our programs
+	 * interleave on one CPU, and a locked add measurably costs them */
+	if ((f & SCAP_BPF_F_PIDS) && !pid_selected(t, f)) {
+		c->n_unselected += nevts;
 		return 1;
 	}
 	if (lifecycle)
@@ -110,12 +111,11 @@ SEC("tp_btf/sched_process_fork")
 int BPF_PROG(sched_process_fork, struct task_struct *parent, struct task_struct *child)
 {
 	__u32 tgid = child->tgid;
-	__u8 v = SEL_TGID;
 
 	if (!(settings.flags & SCAP_BPF_F_TREE) || tgid == parent->tgid ||
-	    !id_has(parent->tgid, SEL_TGID))
+	    !bit_has(sel_tgids, parent->tgid))
 		return 0;
-	bpf_map_update_elem(&sel_pids, &tgid, &v, BPF_ANY);
+	__sync_fetch_and_or(bit_word(sel_tgids, tgid), 1ULL << (tgid & 63));
 	return 0;
 }
 
@@ -125,7 +125,7 @@ static __always_inline void tree_exit(struct task_struct *p)
 	__u32 tgid = p->tgid;
 
 	if ((settings.flags & SCAP_BPF_F_TREE) && !p->signal->live.counter)
-		bpf_map_delete_elem(&sel_pids, &tgid);
+		__sync_fetch_and_and(bit_word(sel_tgids, tgid), ~(1ULL << (tgid & 63)));
 }
 
 #endif

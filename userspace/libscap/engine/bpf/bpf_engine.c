@@ -534,12 +534,13 @@ struct scap *scap_bpf_open(const struct scap_live_opts *opts, char *err)
 	h->ops = &bpf_ops;
 	h->engine = e;
 	e->skel->bss->settings.enabled = 1;
-	if (scap_proc_snapshot(&h->meta, err) || bpf_select_snapshot(e->skel, opts, &h->meta, err)) {
+	if (scap_proc_snapshot(&h->meta, err)) {
 		engine_free(e);
 		scap_metadata_free(&h->meta);
 		free(h);
 		return NULL;
 	}
+	bpf_select_snapshot(e->skel, opts, &h->meta);
 	return h;
 fail:
 	engine_free(e);

@@ -1,7 +1,8 @@
 /*
  * bpf_select.c - which tasks the BPF driver captures, from the open options
- * (scap_live_opts comm / select / suppress): the settings flags and the
- * sel_pids / sel_comms maps of driver/bpf/select.bpf.h.  A process tree is
+ * (scap_live_opts comm / select / suppress): the settings flags, the
+ * sel_tgids / sel_tids bitmaps and the sel_comms map of
+ * driver/bpf/select.bpf.h.  A process tree is
  * seeded from the /proc snapshot (its existing descendants); the driver
  * adds the ones forked later.
  */
@@ -15,9 +16,6 @@
 #include "syscall_table.h"
 #include "fill_spec.h"
 #include "probe.skel.h"
-
-#define SEL_TGID 1
-#define SEL_TID 2
 
 void bpf_select_hooks(struct probe_bpf *s, const struct scap_live_opts *o)
 {
@@ -40,25 +38,22 @@ static void set_comm(volatile struct scap_bpf_settings *st, const char *comm)
 	st->flags |= SCAP_BPF_F_COMM;
 }
 
-static int add_id(struct probe_bpf *s, uint32_t id, uint8_t bit, char *err)
+/* a pid into a selection bitmap (the driver may set bits at the same time) */
+static void add_id(volatile __u64 *bits, uint32_t id)
 {
-	uint8_t v = 0;
-
-	bpf_map__lookup_elem(s->maps.sel_pids, &id, sizeof(id), &v, sizeof(v), 0);
-	v |= bit;
-	if (bpf_map__update_elem(s->maps.sel_pids, &id, sizeof(id), &v, sizeof(v), BPF_ANY)) {
-		snprintf(err, SCAP_ERRBUF_SIZE, "live capture: cannot select pid %u: %s", id, strerror(errno));
-		return -1;
-	}
-	return 0;
+	if (id < SCAP_BPF_PID_LIMIT)
+		__atomic_fetch_or(&bits[id / 64], 1ULL << (id % 64), __ATOMIC_RELAXED);
 }
 
-static int add_ids(struct probe_bpf *s, const uint32_t *ids, uint32_t n, uint8_t bit, char *err)
+static void add_ids(volatile __u64 *bits, const uint32_t *ids, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++)
-		if (add_id(s, ids[i], bit, err))
-			return -1;
-	return 0;
+		add_id(bits, ids[i]);
+}
+
+static int has_id(const volatile __u64 *bits, uint64_t id)
+{
+	return id < SCAP_BPF_PID_LIMIT && (bits[id / 64] >> (id % 64) & 1);
 }
 
 /* -U names the kernel can have (up to 15 characters) */
@@ -92,56 +87,34 @@ int bpf_select_apply(struct probe_bpf *s, const struct scap_live_opts *o, char *
 		return -1;
 	if (!sel || !(sel->npids + sel->ntids + sel->nroots))
 		return 0;
-	if (add_ids(s, sel->pids, sel->npids, SEL_TGID, err) ||
-	    add_ids(s, sel->tids, sel->ntids, SEL_TID, err) ||
-	    add_ids(s, sel->roots, sel->nroots, SEL_TGID, err))
-		return -1;
-	s->bss->settings.flags |= SCAP_BPF_F_PIDS | (sel->nroots ? SCAP_BPF_F_TREE : 0);
+	add_ids(s->bss->sel_tgids, sel->pids, sel->npids);
+	add_ids(s->bss->sel_tids, sel->tids, sel->ntids);
+	add_ids(s->bss->sel_tgids, sel->roots, sel->nroots);
+	s->bss->settings.flags |= SCAP_BPF_F_PIDS | (sel->nroots ? SCAP_BPF_F_TREE : 0) |
+				  (sel->ntids ? SCAP_BPF_F_TIDS : 0);
 	return 0;
 }
 
-static int bit_get(const uint8_t *set, uint64_t i, uint64_t n)
+/* the processes of m below the roots, one pass per generation (the
+ * roots are selected, and so is every process the driver saw forked by a
+ * selected one since the attach) */
+void bpf_select_snapshot(struct probe_bpf *s, const struct scap_live_opts *o,
+			 const struct scap_metadata *m)
 {
-	return i < n && (set[i / 8] >> (i % 8) & 1);
-}
+	volatile __u64 *bits = s->bss->sel_tgids;
+	int grew = 1;
 
-/* the processes of m below the roots: marked in a pid bitmap until no
- * parent adds a child (one pass per generation) */
-int bpf_select_snapshot(struct probe_bpf *s, const struct scap_live_opts *o,
-			const struct scap_metadata *m, char *err)
-{
-	const struct scap_select *sel = o->select;
-	uint64_t n = 0;
-	uint8_t *set;
-	int grew = 1, rc = 0;
-
-	if (!sel || !sel->nroots)
-		return 0;
-	for (uint32_t i = 0; i < m->nthreads; i++)
-		if (m->threads[i].pid + 1 > n)
-			n = m->threads[i].pid + 1;
-	for (uint32_t i = 0; i < sel->nroots; i++)
-		if (sel->roots[i] + 1ull > n)
-			n = sel->roots[i] + 1ull;
-	set = calloc(n / 8 + 1, 1);
-	if (!set) {
-		snprintf(err, SCAP_ERRBUF_SIZE, "live capture: out of memory");
-		return -1;
-	}
-	for (uint32_t i = 0; i < sel->nroots; i++)
-		set[sel->roots[i] / 8] |= (uint8_t)(1 << (sel->roots[i] % 8));
-	while (grew && !rc) {
+	if (!o->select || !o->select->nroots)
+		return;
+	while (grew) {
 		grew = 0;
-		for (uint32_t i = 0; i < m->nthreads && !rc; i++) {
+		for (uint32_t i = 0; i < m->nthreads; i++) {
 			const struct scap_threadinfo *t = &m->threads[i];
 
-			if (t->tid != t->pid || bit_get(set, t->pid, n) || !bit_get(set, t->ptid, n))
+			if (t->tid != t->pid || has_id(bits, t->pid) || !has_id(bits, t->ptid))
 				continue;
-			set[t->pid / 8] |= (uint8_t)(1 << (t->pid % 8));
-			rc = add_id(s, (uint32_t)t->pid, SEL_TGID, err);
+			add_id(bits, (uint32_t)t->pid);
 			grew = 1;
 		}
 	}
-	free(set);
-	return rc;
 }

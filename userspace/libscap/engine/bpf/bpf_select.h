@@ -15,7 +15,7 @@ void bpf_select_hooks(struct probe_bpf *s, const struct scap_live_opts *o);
 /* after load, before attach: the flags and the maps; 0 or -1 (err) */
 int bpf_select_apply(struct probe_bpf *s, const struct scap_live_opts *o, char *err);
 /* after the /proc snapshot: the descendants of the trees' roots */
-int bpf_select_snapshot(struct probe_bpf *s, const struct scap_live_opts *o,
-			const struct scap_metadata *m, char *err);
+void bpf_select_snapshot(struct probe_bpf *s, const struct scap_live_opts *o,
+			 const struct scap_metadata *m);
 
 #endif
