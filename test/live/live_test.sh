@@ -1,7 +1,7 @@
 #!/bin/bash
 # live_test.sh - live capture tests of the eBPF driver (run by ctest).
 #
-# usage: live_test.sh TEST SYSDIG WORKLOAD STORM [BLOCKER]
+# usage: live_test.sh TEST SYSDIG WORKLOAD STORM [BLOCKER [FORKER]]
 #   workload           capture everything while the workload runs; each of its
 #                      calls must be there, enter and exit, with exact parameters
 #   workload_filtered  same, written with a filter on the workload's pid tree
@@ -25,6 +25,9 @@
 #                      call of P written, nothing of its child or of others
 #   suppress_comm      -U STORM live: the storm is left out in the driver
 #                      (its lifecycle only reaches userspace), none in the file
+#   trace_cmd          sysdig -- FORKER (a known tree of 4 processes) while a
+#                      storm runs: exactly its pids and comms from its execve to
+#                      its procexit, its exit code; with -w, -j, -c and --user
 #   latency            enter events at syscall entry: a 250 ms nanosleep has
 #                      latency >= 250 ms; the enter of a blocked read is printed
 #                      while it blocks (the test releases it only then)
@@ -49,7 +52,7 @@
 #                      -s 100 wins over the chisel
 # Exit 77 (skipped) without root, BTF or the bpf engine.
 set -u
-TEST=$1 SYSDIG=$2 WORKLOAD=$3 STORM=$4 BLOCKER=${5:-}
+TEST=$1 SYSDIG=$2 WORKLOAD=$3 STORM=$4 BLOCKER=${5:-} FORKER=${6:-}
 REF=/usr/bin/sysdig
 TMP=$(mktemp -d /tmp/sdlive.XXXXXX)
 CAP_PID= WL_PID= WL_RUN=
@@ -402,6 +405,61 @@ suppress_comm)
 	[ "$seen" -lt 100000 ] || fail "-U: the storm went through the driver"
 	n=$("$SYSDIG" -r "$TMP/c.scap" 2>&1 | wc -l)
 	[ "$n" = 0 ] || fail "-U: $n events of $S in the file"
+	;;
+trace_cmd)
+	F=$(basename "$FORKER" | cut -c1-15)
+	# an unrelated storm the whole time: none of it may show
+	(while :; do "$STORM" getppid 100000 >/dev/null; done) &
+	WL_RUN=$!
+	"$SYSDIG" -p "%proc.pid %proc.name %thread.tid %evt.dir %evt.type" -- "$FORKER" "$TMP/p1" 7 \
+		>"$TMP/t.txt" 2>"$TMP/cap.err"
+	rc=$?
+	[ "$rc" = 7 ] || fail "exit code $rc, not CMD's 7 ($(cat "$TMP/cap.err"))"
+	[ "$(wc -l < "$TMP/p1")" = 4 ] || fail "the forker did not run its tree: $(cat "$TMP/p1")"
+	want=$(awk '{ print $1 }' "$TMP/p1" | sort -n | tr '\n' ' ')
+	got=$(awk '{ print $1 }' "$TMP/t.txt" | sort -un | tr '\n' ' ')
+	echo "pids: want $want, got $got ($(wc -l < "$TMP/t.txt") events)"
+	[ "$got" = "$want" ] || fail "traced pids '$got', the tree is '$want'"
+	P=$(awk '$2 == "P" { print $1 }' "$TMP/p1")
+	C=$(awk '$2 == "C" { print $1 }' "$TMP/p1")
+	# from its execve (entered as the sysdig child) to its procexit
+	[ "$(head -2 "$TMP/t.txt" | tr '\n' '|')" = "$P sysdig $P > execve|$P $F $P < execve|" ] ||
+		fail "does not start at CMD's execve: $(head -2 "$TMP/t.txt")"
+	[ "$(tail -1 "$TMP/t.txt")" = "$P $F $P > procexit" ] || fail "does not end at CMD's procexit: $(tail -1 "$TMP/t.txt")"
+	comms=$(awk '$1 != '"$P"' || NR > 1 { print $2 }' "$TMP/t.txt" | sort -u | tr '\n' ' ')
+	[ "$comms" = "$F true " ] || fail "comms '$comms', not '$F true '"
+	[ "$(awk '$2 == "true" { print $1 }' "$TMP/t.txt" | sort -u)" = "$C" ] || fail "true is not C"
+	for p in $want; do
+		grep -q "^$p .* > procexit$" "$TMP/t.txt" || fail "no procexit of $p"
+	done
+	# -w: the file holds the same tree; the exit code is CMD's
+	"$SYSDIG" -w "$TMP/t.scap" -- "$FORKER" "$TMP/p2" 3 2>"$TMP/cap.err"
+	rc=$?
+	[ "$rc" = 3 ] || fail "-w: exit code $rc, not 3 ($(cat "$TMP/cap.err"))"
+	want=$(awk '{ print $1 }' "$TMP/p2" | sort -n | tr '\n' ' ')
+	got=$("$SYSDIG" -r "$TMP/t.scap" -p "%proc.pid" | sort -un | tr '\n' ' ')
+	[ "$got" = "$want" ] || fail "-w: pids '$got' in the file, the tree is '$want'"
+	# -j with a filter: JSON lines of the tree only
+	"$SYSDIG" -j "evt.type=openat" -- "$FORKER" "$TMP/p3" 0 >"$TMP/t.json" 2>"$TMP/cap.err" ||
+		fail "-j: exit code $? ($(cat "$TMP/cap.err"))"
+	want=$(awk '{ print $1 }' "$TMP/p3" | sort -n | tr '\n' ' ')
+	got=$(python3 -c 'import json, sys
+tids = set()
+for l in open(sys.argv[1]):
+    e = json.loads(l)
+    assert e["evt.type"] == "openat", e
+    tids.add(e["thread.tid"])
+print(" ".join(str(t) for t in sorted(tids)), end=" ")' "$TMP/t.json") || fail "-j: not JSON lines of openat"
+	[ "$got" = "$want" ] || fail "-j: tids '$got', the tree is '$want'"
+	# -c: a chisel sees the tree's I/O
+	"$SYSDIG" -c echo_fds -- "$FORKER" "$TMP/p4" 0 >"$TMP/t.chisel" 2>"$TMP/cap.err" ||
+		fail "-c: exit code $? ($(cat "$TMP/cap.err"))"
+	grep -q "forker-A-data" "$TMP/t.chisel" || fail "-c echo_fds: A's write not shown"
+	# --user: CMD runs as nobody from its execve on
+	"$SYSDIG" --user nobody -p "uid=%user.uid" -- "$FORKER" /dev/null 0 >"$TMP/t.user" 2>"$TMP/cap.err" ||
+		fail "--user: exit code $? ($(cat "$TMP/cap.err"))"
+	u=$(sort -u "$TMP/t.user" | tr '\n' ' ')
+	[ "$u" = "uid=$(id -u nobody) " ] || fail "--user nobody: uids '$u'"
 	;;
 latency|latency_exit_only)
 	mode=; [ "$TEST" = latency_exit_only ] && mode=--exit-only

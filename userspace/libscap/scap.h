@@ -209,6 +209,9 @@ struct scap_engine_ops {
 	/* fraction of the input consumed, 0..1 (files) or -1 */
 	double (*progress)(struct scap *h);
 	void (*close)(struct scap *h);
+	/* live: 0 when the driver leaves the thread out (scap_live_opts
+	 * select), so userspace makes no events of it either; NULL: all */
+	int (*selected)(struct scap *h, uint64_t pid, uint64_t tid);
 };
 
 struct scap_suppress;

@@ -23,6 +23,7 @@
 #include "plugin.h"
 #include "render.h"
 #include "sinsp.h"
+#include "trace_cmd.h"
 
 #define DEFAULT_FORMAT "*%evt.num %evt.outputtime %evt.cpu %proc.name (%thread.tid) %evt.dir %evt.type %evt.info"
 #define TTY_FORMAT "*%evt.num %evt.outputtime %evt.cpu \x1b[01;32m%proc.name\x1b[00m (\x1b[01;36m%proc.pid\x1b[00m.%thread.tid) %evt.dir \x1b[01;34m%evt.type\x1b[00m %evt.info"
@@ -423,6 +424,8 @@ struct run {
 	struct output out;
 	struct writer w;
 	struct fleet *fleet;	/* --metrics-listen / --export, NULL: none */
+	struct traced_cmd *cmd;	/* -- CMD, NULL: none */
+	int cmd_idle;		/* empty polls since CMD was reaped */
 	uint64_t nread;		/* events read (passing the capture filter) */
 	uint64_t total;		/* events returned by the engine */
 	int stop;
@@ -660,6 +663,10 @@ static int run_source(struct run *r, struct scap *h)
 		int n = raw ? raw_next(s, h, &e) : sinsp_next(s, &e);
 
 		if (n == SCAP_TIMEOUT) {
+			/* CMD gone (its procexit not seen: dropped or filtered)
+			 * and the rings empty twice: nothing of it is in flight */
+			if (r->cmd && traced_cmd_gone(r->cmd) && r->cmd_idle++)
+				break;
 			if (r->fleet)
 				fleet_tick(r->fleet, h);
 			/* live: on_interval keeps its pace without events */
@@ -687,6 +694,8 @@ static int run_source(struct run *r, struct scap *h)
 		}
 		if (progress && r->total % 10000 == 9999)
 			print_progress(h, 0);
+		if (r->cmd && !traced_cmd_keep(r->cmd, &e.scap))
+			continue;
 		n = handle_event(r, s, &e);
 		if (n < 0 && stopped_by_signal(r->err))
 			break;
@@ -698,7 +707,7 @@ static int run_source(struct run *r, struct scap *h)
 			r->stop = 1;
 			break;
 		}
-		if (n == 1) {
+		if (n == 1 || (r->cmd && r->cmd->exited)) {
 			r->stop = 1;
 			break;
 		}
@@ -817,6 +826,44 @@ static void live_pushdown(struct run *r, struct scap_live_opts *lo)
 		lo->select = &sel;
 }
 
+/* -- CMD: forked held (0, or the exit code of a failure), its process tree is what the driver captures (the
+ * filter's own pid pushdown would widen it: the driver keeps the union) */
+static int start_cmd(struct run *r, struct scap_live_opts *lo)
+{
+	static struct traced_cmd cmd;
+	static struct scap_select sel;
+	static uint32_t root;
+	int rc = traced_cmd_start(&cmd, r->o->cmd, r->o->cmd_user, r->err, sizeof(r->err));
+
+	if (rc) {
+		fprintf(stderr, "%s\n", r->err);
+		return rc;
+	}
+	r->cmd = &cmd;
+	root = (uint32_t)cmd.pid;
+	memset(&sel, 0, sizeof(sel));
+	sel.roots = &root;
+	sel.nroots = 1;
+	lo->select = &sel;
+	debug_log(r->o, "-- %s: pid %u", r->o->cmd[0], root);
+	return 0;
+}
+
+/* the exit code: CMD's, unless the capture failed; a stop signal is
+ * passed on to CMD */
+static int finish_cmd(struct run *r, int status)
+{
+	int code;
+
+	if (!r->cmd)
+		return status;
+	if (g_stop)
+		traced_cmd_signal(r->cmd, g_stop_sig);
+	code = traced_cmd_finish(r->cmd);
+	r->cmd = NULL;
+	return status ? status : code;
+}
+
 int run_capture(struct cli_opts *o)
 {
 	static struct run r;
@@ -893,14 +940,23 @@ int run_capture(struct cli_opts *o)
 		lo.exit_only = o->exit_only;
 		lo.buffer_bytes_per_cpu = o->buffer_bytes;
 		live_pushdown(&r, &lo);
+		if (o->cmd && (status = start_cmd(&r, &lo))) {
+			fleet_finish(r.fleet, 0, &g_stop);
+			return status;
+		}
 		debug_log(o, "starting live capture");
 		h = scap_open_live(&lo, err);
 		if (!h) {
 			fprintf(stderr, "%s\n", err[0] ? err : "cannot open the live capture");
 			status = 1;
+		} else if (r.cmd && traced_cmd_release(r.cmd, r.err, sizeof(r.err))) {
+			fprintf(stderr, "%s\n", r.err);
+			scap_close(h);
+			status = 127;
 		} else {
 			status = run_source(&r, h);
 		}
+		status = finish_cmd(&r, status);
 	}
 	/* the first input is opened even after an early signal: its -w file
 	 * then holds the metadata (valid, no events) */

@@ -258,12 +258,20 @@ static void bpf_close(struct scap *h)
 	h->engine = NULL;
 }
 
+static int bpf_selected(struct scap *h, uint64_t pid, uint64_t tid)
+{
+	struct bpf_engine *e = h->engine;
+
+	return bpf_select_has(e->skel, pid, tid);
+}
+
 static const struct scap_engine_ops bpf_ops = {
 	.name = "bpf",
 	.next = bpf_next,
 	.get_stats = bpf_get_stats,
 	.progress = bpf_progress,
 	.close = bpf_close,
+	.selected = bpf_selected,
 };
 
 /* ---- setup ---- */

@@ -95,6 +95,14 @@ int bpf_select_apply(struct probe_bpf *s, const struct scap_live_opts *o, char *
 	return 0;
 }
 
+int bpf_select_has(const struct probe_bpf *s, uint64_t pid, uint64_t tid)
+{
+	uint32_t f = s->bss->settings.flags;
+
+	return !(f & SCAP_BPF_F_PIDS) || has_id(s->bss->sel_tgids, pid) ||
+	       ((f & SCAP_BPF_F_TIDS) && has_id(s->bss->sel_tids, tid));
+}
+
 /* the processes of m below the roots, one pass per generation (the
  * roots are selected, and so is every process the driver saw forked by a
  * selected one since the attach) */

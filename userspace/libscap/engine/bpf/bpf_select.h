@@ -18,4 +18,7 @@ int bpf_select_apply(struct probe_bpf *s, const struct scap_live_opts *o, char *
 void bpf_select_snapshot(struct probe_bpf *s, const struct scap_live_opts *o,
 			 const struct scap_metadata *m);
 
+/* 0 when the driver leaves thread tid of process pid out (pid selection) */
+int bpf_select_has(const struct probe_bpf *s, uint64_t pid, uint64_t tid);
+
 #endif
