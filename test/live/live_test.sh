@@ -490,6 +490,23 @@ print(" ".join(str(t) for t in sorted(tids)), end=" ")' "$TMP/t.json") || fail "
 		fail "--user: exit code $? ($(cat "$TMP/cap.err"))"
 	u=$(sort -u "$TMP/t.user" | tr '\n' ' ')
 	[ "$u" = "uid=$(id -u nobody) " ] || fail "--user nobody: uids '$u'"
+	# errors: one line each, shell-like codes
+	err=$("$SYSDIG" -- sd_no_such_command 2>&1); rc=$?
+	[ "$rc" = 127 ] && [ "$err" = "-- sd_no_such_command: command not found" ] || fail "not found: $rc '$err'"
+	err=$("$SYSDIG" -- /nonexistent/cmd 2>&1); rc=$?
+	[ "$rc" = 127 ] && [ "$err" = "-- /nonexistent/cmd: No such file or directory" ] || fail "no file: $rc '$err'"
+	err=$("$SYSDIG" -r "$TMP/t.scap" -- true 2>&1); rc=$?
+	[ "$rc" = 1 ] && [ "$err" = "-- CMD: traces a command live, not with -r or -I" ] || fail "-r: $rc '$err'"
+	err=$("$SYSDIG" --kmod -- true 2>&1); rc=$?
+	[ "$rc" = 1 ] && [ "$(echo "$err" | wc -l)" = 1 ] || fail "--kmod: $rc '$err'"
+	# a stop signal goes on to CMD, whose status (130: SIGINT) is returned
+	"$SYSDIG" -q -- sleep 30 2>"$TMP/cap.err" &
+	CAP_PID=$!
+	wait_capture /nonexistent
+	kill -INT "$CAP_PID"
+	wait "$CAP_PID"; rc=$?
+	CAP_PID=
+	[ "$rc" = 130 ] || fail "SIGINT: exit code $rc, not 130"
 	;;
 latency|latency_exit_only)
 	mode=; [ "$TEST" = latency_exit_only ] && mode=--exit-only

@@ -293,6 +293,9 @@ struct scap_select {
 	 * the /proc snapshot and those forked later */
 	const uint32_t *roots;
 	uint32_t nroots;
+	/* 1: the caller relies on it (sysdig -- CMD): an engine that cannot
+	 * select refuses to open */
+	int exact;
 };
 /* NULL with one clear line in err ("needs root", "no BTF", ...) */
 struct scap *scap_open_live(const struct scap_live_opts *opts, char *err);

@@ -844,6 +844,7 @@ static int start_cmd(struct run *r, struct scap_live_opts *lo)
 	memset(&sel, 0, sizeof(sel));
 	sel.roots = &root;
 	sel.nroots = 1;
+	sel.exact = 1;
 	lo->select = &sel;
 	debug_log(r->o, "-- %s: pid %u", r->o->cmd[0], root);
 	return 0;
