@@ -851,14 +851,15 @@ static int start_cmd(struct run *r, struct scap_live_opts *lo)
 }
 
 /* the exit code: CMD's, unless the capture failed; a stop signal is
- * passed on to CMD */
+ * passed on to CMD, unless it came from the terminal whose foreground
+ * group we share with CMD (then CMD got it too) */
 static int finish_cmd(struct run *r, int status)
 {
 	int code;
 
 	if (!r->cmd)
 		return status;
-	if (g_stop)
+	if (g_stop && !(isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp()))
 		traced_cmd_signal(r->cmd, g_stop_sig);
 	code = traced_cmd_finish(r->cmd);
 	r->cmd = NULL;
