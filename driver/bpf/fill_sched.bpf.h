@@ -76,15 +76,15 @@ static __always_inline void emit_fixed(void *rec, __u32 len, __u64 ts, __u64 tid
 	output_evts(cpu, c, ts, rec, len, 1);
 }
 
-/* one event left out by the comm filter */
-static __always_inline void count_suppressed(void)
+/* the counters of this CPU */
+static __always_inline struct scap_bpf_counters *cpu_counters(void)
 {
-	count_add(&counters[bpf_get_smp_processor_id() & (SCAP_BPF_MAX_CPUS - 1)].n_suppressed, 1);
+	return &counters[bpf_get_smp_processor_id() & (SCAP_BPF_MAX_CPUS - 1)];
 }
 
 /*
  * The current task's pid_tgid when its events are captured (capture on,
- * not the capturing process, past the comm filter), else 0
+ * not the capturing process, selected: select.bpf.h), else 0
  */
 static __always_inline __u64 current_captured(void)
 {
@@ -92,10 +92,8 @@ static __always_inline __u64 current_captured(void)
 
 	if (!settings.enabled || (__u32)(pid_tgid >> 32) == settings.self_tgid)
 		return 0;
-	if (comm_filtered(bpf_get_current_task_btf())) {
-		count_suppressed();
+	if (task_dropped(bpf_get_current_task_btf(), 0, cpu_counters(), 1))
 		return 0;
-	}
 	return pid_tgid;
 }
 
@@ -113,10 +111,8 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 
 	if (!settings.enabled || !prev->pid || !next->pid || prev->tgid == settings.self_tgid)
 		return 0;
-	if (comm_filtered(prev)) {
-		count_suppressed();
+	if (task_dropped(prev, 0, cpu_counters(), 1))
 		return 0;
-	}
 	e.ts = now_ns();
 	e.tid = prev->pid;
 	e.len = sizeof(e);

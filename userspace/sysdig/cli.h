@@ -80,6 +80,8 @@ struct cli_opts {
 	const char *plugin_config_file;	/* --plugin-config-file */
 	struct plugin *source;		/* -I: the source plugin (plugin.h) */
 	char *rerun;			/* a chisel's sysdig.run_app arguments */
+	char **cmd;			/* -- CMD ARGS... (NULL: none) */
+	const char *cmd_user;		/* --user NAME: CMD runs as NAME */
 	struct fleet_opts fleet;		/* --metrics-listen, --export (fleet.h) */
 	struct flight_opts flight;	/* --flight-recorder, --trigger (flight.h) */
 	int bench_runs;			/* --bench N, 0: off (bench_mode.c) */

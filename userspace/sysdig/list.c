@@ -187,6 +187,7 @@ void print_help(FILE *out)
 	static const char *const text[] = {
 		"sysdig-c version " SYSDIGC_VERSION " (compatible with sysdig " SYSDIG_VERSION ")",
 		"Usage: sysdig [options] [-p <output_format>] [filter]",
+		"       sysdig [options] [filter] -- <command> [args...]   [sysdig-c]",
 		"",
 		"Options marked [sysdig-c] are additions of this implementation; every other",
 		"option behaves as in sysdig " SYSDIG_VERSION ".",
@@ -318,6 +319,10 @@ void print_help(FILE *out)
 		" --kernel-stacks    [sysdig-c] Also take the kernel stack (%evt.kstack).",
 		" --exit-only        [sysdig-c] (eBPF) Write enter events at syscall exit:",
 		"                    cheaper, but evt.latency is 0 and blocked calls show late.",
+		" -- <command> [args...]",
+		"                    [sysdig-c] Run command and capture it and its descendants",
+		"                    (selected in the driver) from its execve to its exit; exit",
+		"                    with its exit code. --user <name>: run it as name (root).",
 		" --plugin-config-file <file>",
 		"                    Load plugins as the plugins section of a Falco style yaml",
 		"                    file says (library_path, init_config, open_params;",

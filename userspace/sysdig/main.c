@@ -38,6 +38,7 @@ enum {
 	OPT_STACKS,
 	OPT_STACKS_FILTER,
 	OPT_KERNEL_STACKS,
+	OPT_USER,
 };
 
 static const struct option g_long_opts[] = {
@@ -92,6 +93,7 @@ static const struct option g_long_opts[] = {
 	{ "stacks", no_argument, 0, OPT_STACKS },
 	{ "stacks-filter", required_argument, 0, OPT_STACKS_FILTER },
 	{ "kernel-stacks", no_argument, 0, OPT_KERNEL_STACKS },
+	{ "user", required_argument, 0, OPT_USER },
 	{ "large-environment", no_argument, 0, OPT_LARGE_ENV },
 	{ "filter-proclist", no_argument, 0, OPT_FILTER_PROCLIST },
 	{ "cri", required_argument, 0, OPT_NO_CRI },
@@ -218,6 +220,13 @@ int main(int argc, char **argv)
 	int c;
 
 	argv[0] = "sysdig";	/* getopt messages read "sysdig: ..." */
+	/* `-- CMD ARGS...`: the options and the filter end there */
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			o.cmd = argv + i + 1;
+			argc = i;
+			break;
+		}
 	o.snaplen = 80;
 	o.driver = SCAP_DRIVER_AUTO;
 	opterr = 1;
@@ -376,6 +385,7 @@ int main(int argc, char **argv)
 			o.stacks_filter = optarg;
 			break;
 		case OPT_KERNEL_STACKS: o.stacks = o.kernel_stacks = 1; break;
+		case OPT_USER: o.cmd_user = optarg; break;
 		case OPT_BUFFER_BYTES:
 			if (parse_int(optarg, &v) || v <= 0 || v > (1LL << 30))
 				return die("invalid --buffer-bytes-per-cpu (1 to 1073741824)");
@@ -441,6 +451,12 @@ int main(int argc, char **argv)
 			o.chisels[i].args = words[first++];
 	}
 	o.filter = join_words(words + first, nwords - first);
+	if (o.cmd && !o.cmd[0])
+		return die("--: no command to run");
+	if (o.cmd && (o.ninputs || o.source))
+		return die("-- CMD: traces a command live, not with -r or -I");
+	if (o.cmd_user && !o.cmd)
+		return die("--user: only with -- CMD");
 
 	if (o.write_path || fleet_enabled(&o.fleet))
 		o.quiet = 1;
