@@ -91,39 +91,77 @@ def by_step(events, step_pids):
     return res
 
 
+TOLERANCE = 50000000  # ns: the two records of one tracepoint hit are closer (TCG, BPF clock)
+LOOKAHEAD = 16
+
+
 def align(a, b, offset):
-    """Pair two event sequences of one thread by time.  Both drivers' probes
-    run one after the other on the same tracepoint hit, each taking its own
-    timestamp, so the two records of one hit are neighbours in time: merged
-    by time (b shifted by offset), an event and the next one, from the other
-    side and of the same direction+type, are a pair.  Yields ("pair", x, y),
-    ("missing", x, None) and ("extra", None, y)."""
-    merged = sorted([(e[2], 0, k) for k, e in enumerate(a)] +
-                    [(e[2] - offset, 1, k) for k, e in enumerate(b)])
-    n = len(merged)
-    k = 0
-    while k < n:
-        _, side, idx = merged[k]
-        ev = (a, b)[side][idx]
-        if k + 1 < n:
-            _, side2, idx2 = merged[k + 1]
-            ev2 = (a, b)[side2][idx2]
-            if side2 != side and ev2[0] == ev[0]:
-                yield ("pair", ev, ev2) if side == 0 else ("pair", ev2, ev)
-                k += 2
-                continue
-        yield ("missing", ev, None) if side == 0 else ("extra", None, ev)
-        k += 1
+    """Pair two event sequences of one thread.  Both drivers record the same
+    tracepoint hits, in the same order, so events pair in order: equal
+    direction+type pair up (unless further apart in time than TOLERANCE).
+    At a difference, the partner of each side's event is looked for within
+    LOOKAHEAD events of the other side; the nearer one wins (the time,
+    b shifted by offset, decides a tie) and the events skipped have none.
+    Yields ("pair", x, y), ("missing", x, None) and ("extra", None, y)."""
+    i = j = 0
+
+    def partner(ev, t, other, k, shift):
+        for m in range(k, min(k + LOOKAHEAD, len(other))):
+            if other[m][0] == ev[0] and abs(other[m][2] - shift - t) <= TOLERANCE:
+                return m
+        return None
+
+    while i < len(a) and j < len(b):
+        x, y = a[i], b[j]
+        tx, ty = x[2], y[2] - offset
+        if x[0] == y[0] and abs(tx - ty) <= TOLERANCE:
+            yield "pair", x, y
+            offset = y[2] - x[2]
+            i += 1
+            j += 1
+            continue
+        kb = partner(x, tx, b, j + 1, offset)
+        ka = partner(y, ty, a, i + 1, 0)
+        if kb is not None and (ka is None or kb - j < ka - i or (kb - j == ka - i and tx <= ty)):
+            for y in b[j:kb]:
+                yield "extra", None, y
+            yield "pair", x, b[kb]
+            offset = b[kb][2] - x[2]
+            i += 1
+            j = kb + 1
+        elif ka is not None:
+            for x in a[i:ka]:
+                yield "missing", x, None
+            yield "pair", a[ka], y
+            offset = y[2] - a[ka][2]
+            i = ka + 1
+            j += 1
+        elif tx <= ty:
+            yield "missing", x, None
+            i += 1
+        else:
+            yield "extra", None, y
+            j += 1
+    for x in a[i:]:
+        yield "missing", x, None
+    for y in b[j:]:
+        yield "extra", None, y
 
 
 def clock_offset(fa, fb):
-    """median time difference of each thread's first event on both sides"""
+    """The second file's clock minus the first's (the BPF driver's clock is
+    the boot clock moved to the epoch at start, a few microseconds off the
+    module's): the median time difference of the events that occur exactly
+    once in their thread on both sides."""
     d = []
     for step, threads in fa.items():
         for tid, evs in threads.items():
-            other = fb.get(step, {}).get(tid)
-            if evs and other and evs[0][0] == other[0][0] and evs[0][1] == other[0][1]:
-                d.append(other[0][2] - evs[0][2])
+            other = fb.get(step, {}).get(tid, [])
+            once_a = collections.Counter((e[0], e[1]) for e in evs)
+            once_b = collections.Counter((e[0], e[1]) for e in other)
+            tb = {(e[0], e[1]): e[2] for e in other}
+            d += [tb[(e[0], e[1])] - e[2] for e in evs
+                  if once_a[(e[0], e[1])] == 1 and once_b.get((e[0], e[1])) == 1]
     d.sort()
     return d[len(d) // 2] if d else 0
 
