@@ -282,6 +282,16 @@ struct scap *scap_open_live(const struct scap_live_opts *opts, char *err);
  * Returns 0, or -1 when the lengths do not fit in the event. */
 int scap_decode_params(struct scap_evt *evt);
 
+/* offset of a field of the event header (struct ppm_evt_hdr); the v1
+ * header of old files has the same first four fields */
+#define PPM_HDR_OFF(field) offsetof(struct ppm_evt_hdr, field)
+
+/* evt->ts, tid, len and type from the event header at evt->data (at least
+ * PPM_EVT_HDR_LEN bytes); scap_evt_write_header() writes one */
+void scap_evt_read_header(struct scap_evt *evt);
+void scap_evt_write_header(uint8_t *hdr, uint64_t ts, uint64_t tid, uint32_t len, uint16_t type,
+			   uint32_t nparams);
+
 /* metadata helpers (scap_metadata.c) */
 void scap_metadata_free(struct scap_metadata *m);
 void scap_metadata_remove_thread(struct scap_metadata *m, uint32_t i);

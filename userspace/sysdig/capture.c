@@ -212,9 +212,7 @@ static int proclist_keeps(struct writer *w, const struct scap_threadinfo *t)
 	uint32_t len = PPM_EVT_HDR_LEN;
 
 	memset(&e, 0, sizeof(e));
-	memcpy(hdr + 8, &t->tid, 8);
-	memcpy(hdr + 16, &len, 4);
-	memcpy(hdr + 20, &type, 2);
+	scap_evt_write_header(hdr, 0, t->tid, len, type, 0);
 	e.scap.data = hdr;
 	e.scap.len = len;
 	e.scap.tid = t->tid;
