@@ -1646,7 +1646,8 @@ static char creator_typechar(uint16_t type)
 }
 
 /* path parameter ni of ev resolved against its dirfd parameter di (cwd for
- * AT_FDCWD, "<UNKNOWN>" for an unknown fd), as sinsp's parse_dirfd */
+ * AT_FDCWD, "<UNKNOWN>" for an unknown fd), as sinsp's parse_dirfd; the
+ * event table gives the pairs (at_path_param) */
 static void resolve_at(struct sinsp *s, struct sinsp_threadinfo *t, const struct scap_evt *ev,
 		       uint32_t di, uint32_t ni, struct sbuf *out)
 {
@@ -1674,36 +1675,45 @@ static void resolve_at(struct sinsp *s, struct sinsp_threadinfo *t, const struct
 	sb_puts(out, full);
 }
 
-/* evt.abspath[.src|.dst]: the absolute path of the *at() calls */
+/* the nth path of event type resolved against a dirfd (its parameter in
+ * the table says which: dirfd=paramN), or -1 */
+static int at_path_param(uint16_t type, unsigned nth)
+{
+	const struct ppm_event_info *info = &g_event_info[type];
+
+	for (uint32_t i = 0; i < info->nparams; i++)
+		if (info->params[i].dirfd_param >= 0 && nth-- == 0)
+			return (int)i;
+	return -1;
+}
+
+/* evt.abspath[.src|.dst]: the absolute path of the *at() calls (.dst: the
+ * second path of a two-path call) */
 static int extract_abspath(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *f,
 			   struct field_value *v)
 {
 	int dst = f->has_arg && strcmp(f->arg_name, "dst") == 0;
-	uint32_t di, ni;
+	uint16_t type = e->scap.type;
 	struct sbuf *b;
+	int ni;
 
-	switch (e->scap.type) {
-	case PPME_SYSCALL_RENAMEAT_X: case PPME_SYSCALL_RENAMEAT2_X:
-	case PPME_SYSCALL_LINKAT_2_X:
-		di = dst ? 3 : 1;
-		ni = dst ? 4 : 2;
-		break;
-	case PPME_SYSCALL_SYMLINKAT_X:
-		di = 2;
-		ni = 3;
-		break;
-	case PPME_SYSCALL_OPENAT_2_X: case PPME_SYSCALL_OPENAT2_X: case PPME_SYSCALL_UNLINKAT_2_X:
-	case PPME_SYSCALL_MKDIRAT_X: case PPME_SYSCALL_FCHMODAT_X:
-		di = 1;
-		ni = 2;
+	/* the calls sysdig computes it for */
+	switch (type) {
+	case PPME_SYSCALL_RENAMEAT_X: case PPME_SYSCALL_RENAMEAT2_X: case PPME_SYSCALL_LINKAT_2_X:
+	case PPME_SYSCALL_SYMLINKAT_X: case PPME_SYSCALL_OPENAT_2_X: case PPME_SYSCALL_OPENAT2_X:
+	case PPME_SYSCALL_UNLINKAT_2_X: case PPME_SYSCALL_MKDIRAT_X: case PPME_SYSCALL_FCHMODAT_X:
 		break;
 	default:
 		return 0;
 	}
-	if (!e->thread || e->scap.nparams <= ni)
+	ni = at_path_param(type, dst ? 1 : 0);
+	if (ni < 0)
+		ni = at_path_param(type, 0);
+	if (ni < 0 || !e->thread || e->scap.nparams <= (uint32_t)ni)
 		return 0;
 	b = scratch();
-	resolve_at(s, e->thread, &e->scap, di, ni, b);
+	resolve_at(s, e->thread, &e->scap, (uint32_t)g_event_info[type].params[ni].dirfd_param,
+		   (uint32_t)ni, b);
 	return set_sbuf(v, b);
 }
 
@@ -1715,7 +1725,7 @@ static int creator_name(struct sinsp *s, struct sinsp_evt *e, struct sbuf *out)
 	uint16_t type = e->scap.type;
 	const struct scap_evt *src = &e->scap;
 	struct sbuf *val;
-	int ni = 2, di = 1;
+	int ni, di;
 
 	if (ppm_event_is_enter(type))
 		return 0;
@@ -1739,18 +1749,20 @@ static int creator_name(struct sinsp *s, struct sinsp_evt *e, struct sbuf *out)
 		    sinsp_evt_enter_params(e))
 			return 0;
 		src = &e->enter;
-		ni = 1;
-		di = 0;
-		/* fall through */
-	case PPME_SYSCALL_OPENAT_2_X: case PPME_SYSCALL_OPENAT2_X: {
-		if (src->nparams <= (uint32_t)ni)
-			return 1;
-		resolve_at(s, e->thread, src, (uint32_t)di, (uint32_t)ni, out);
-		return 1;
-	}
+		/* the old enter event's name is not typed as a relative path */
+		di = evt_param_index(src->type, "dirfd");
+		ni = evt_param_index(src->type, "name");
+		break;
+	case PPME_SYSCALL_OPENAT_2_X: case PPME_SYSCALL_OPENAT2_X:
+		ni = at_path_param(type, 0);
+		di = ni < 0 ? -1 : g_event_info[type].params[ni].dirfd_param;
+		break;
 	default:
 		return 1;
 	}
+	if (di >= 0 && ni >= 0 && src->nparams > (uint32_t)ni && src->nparams > (uint32_t)di)
+		resolve_at(s, e->thread, src, (uint32_t)di, (uint32_t)ni, out);
+	return 1;
 }
 
 /* fd fields of an event without an fd entry */
