@@ -561,9 +561,9 @@ static int extract_outputtime(struct sinsp *s, struct sinsp_evt *e, struct field
 	uint64_t ts = e->scap.ts;
 	int n;
 
-	if (g_render_opts.json)
+	if (s->render.json)
 		return set_u(v, PT_ABSTIME, ts);
-	switch (g_render_opts.timemode) {
+	switch (s->render.timemode) {
 	case 'a':
 		n = snprintf(v->buf, sizeof(v->buf), "%" PRIu64 ".%" PRIu64, ts / NS_PER_S,
 			     ts % NS_PER_S);
@@ -781,8 +781,8 @@ static int extract_evt_arg(struct sinsp *s, struct sinsp_evt *e, const struct fi
 		return 0;
 	val = scratch();
 	res = scratch();
-	render_param(s, e, (uint32_t)idx, g_render_opts.bufmode,
-		     g_render_opts.truncate && !g_render_opts.json, val, res);
+	render_param(s, e, (uint32_t)idx, s->render.bufmode,
+		     s->render.truncate && !s->render.json, val, res);
 	return set_sbuf(v, res->len ? res : val);
 }
 
@@ -869,7 +869,7 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 	switch (f->id) {
 	case F_EVT_NUM: return set_u(v, PT_UINT64, e->num);
 	case F_EVT_TIME:
-		if (g_render_opts.json)
+		if (s->render.json)
 			return set_u(v, PT_ABSTIME, ts);
 		return set_str(v, v->buf, fmt_time(v->buf, ts, 1));
 	case F_EVT_TIME_S: return set_str(v, v->buf, fmt_time(v->buf, ts, 0));
@@ -883,7 +883,7 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 		return set_str(v, v->buf, k + (size_t)n);
 	}
 	case F_EVT_DATETIME:
-		if (g_render_opts.json)
+		if (s->render.json)
 			return set_u(v, PT_ABSTIME, ts);
 		n = (int)fmt_date(v->buf, ts, ' ');
 		return set_str(v, v->buf, (size_t)n + fmt_time(v->buf + n, ts, 1));
@@ -929,7 +929,7 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 		/* since the previous extraction through the same reference;
 		 * JSON output extracts twice, so it always shows 0 */
 		uint64_t *prev = &((struct field_ref *)f)->state;
-		uint64_t d = *prev && ts >= *prev && !g_render_opts.json ? ts - *prev : 0;
+		uint64_t d = *prev && ts >= *prev && !s->render.json ? ts - *prev : 0;
 
 		*prev = ts;
 		if (f->id == F_EVT_DELTATIME_S)
@@ -969,7 +969,7 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 	case F_EVT_ARGS:
 	case F_EVT_INFO:
 		b = scratch();
-		render_evt_info(s, e, g_render_opts.bufmode, g_render_opts.truncate && !g_render_opts.json, b);
+		render_evt_info(s, e, s->render.bufmode, s->render.truncate && !s->render.json, b);
 		return set_sbuf(v, b);
 	case F_EVT_ARG: return extract_evt_arg(s, e, f, v);
 	case F_EVT_RAWARG: return extract_evt_rawarg(e, f, v);
@@ -1611,7 +1611,7 @@ static int set_proto(struct field_value *v, uint16_t port, uint8_t l4)
 	struct servent *se = NULL;
 	int n;
 
-	if (g_render_opts.resolve_ports)
+	if (render_resolves_ports())
 		se = getservbyport(htons(port), l4 == SCAP_L4_UDP ? "udp" : "tcp");
 	if (se)
 		return set_cstr(v, se->s_name);
@@ -1739,7 +1739,7 @@ static int creator_name(struct sinsp *s, struct sinsp_evt *e, struct sbuf *out)
 		size_t start = out->len;	/* after a "container:" prefix */
 
 		val = scratch();
-		render_param(s, e, 1, g_render_opts.bufmode, 0, val, out);
+		render_param(s, e, 1, s->render.bufmode, 0, val, out);
 		if (out->len == start)
 			sb_put(out, val->p ? val->p : "", val->len);
 		return 1;
@@ -2173,6 +2173,7 @@ int field_extract(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *
 	v->len = 0;
 	v->pad9 = 0;
 	v->hex = 0;
+	v->bufmode = (uint8_t)s->render.bufmode;
 	if (f->id == FIELD_ID_PLUGIN) {
 		const char *str = NULL;
 		uint64_t u = 0;
@@ -2250,7 +2251,7 @@ void field_value_append(const struct field_ref *f, struct field_value *v, struct
 		sb_puts(out, t);
 		break;
 	case PT_BYTEBUF:
-		render_bytebuf((const uint8_t *)v->str, v->len, g_render_opts.bufmode, 0, out);
+		render_bytebuf((const uint8_t *)v->str, v->len, (enum render_bufmode)v->bufmode, 0, out);
 		break;
 	default:
 		if (v->str)

@@ -691,6 +691,7 @@ static int run_source(struct run *r, struct scap *h)
 	}
 	s->is_live = r->o->ninputs == 0;
 	s->large_env = r->o->large_env;
+	s->render = r->o->render;
 	if (r->flt && !r->o->display_filter) {
 		s->capture_filter = capture_filter;
 		s->capture_filter_ctx = r;
@@ -833,7 +834,7 @@ static int setup_chisels(struct run *r)
 	host.is_live = o->ninputs == 0;
 	host.print_container = o->print_container;
 	host.json = o->json;
-	host.user_buffer_format = o->json || g_render_opts.bufmode != RB_DOTS;
+	host.user_buffer_format = o->json || o->render.bufmode != RB_DOTS;
 	chisel_set_host(r->chisels, &host);
 	for (int i = 0; i < o->nchisels; i++)
 		if (chisel_load(r->chisels, o->chisels[i].name, o->chisels[i].args, r->err,
