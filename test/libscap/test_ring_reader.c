@@ -84,9 +84,9 @@ static void test_merge(void **state)
 	put_event(&e.rings[0], 1, 30, 101);
 	put_event(&e.rings[1], 1, 5, 200);
 	put_event(&e.rings[1], 1, 20, 201);
-	assert_int_equal(ring_reader_init(&rr, &fake_ops, &e, "fake", 2, 4096, err), 0);
+	assert_int_equal(ring_reader_init(&rr, &e, "fake", 2, 4096, err), 0);
 	for (unsigned i = 0; i < 5; i++) {
-		assert_int_equal(ring_reader_next(&rr, &evt, err), SCAP_SUCCESS);
+		assert_int_equal(ring_reader_next(&rr, &fake_ops, &evt, err), SCAP_SUCCESS);
 		assert_int_equal(evt.ts, want_ts[i]);
 		assert_int_equal(evt.cpuid, want_cpu[i]);
 		assert_int_equal(evt.len, PPM_EVT_HDR_LEN);
@@ -98,7 +98,7 @@ static void test_merge(void **state)
 	assert_int_equal(e.advances, 3);
 	assert_int_equal(e.idles, 0);
 	/* the last chunk is released, then every ring is empty: one sleep */
-	assert_int_equal(ring_reader_next(&rr, &evt, err), SCAP_TIMEOUT);
+	assert_int_equal(ring_reader_next(&rr, &fake_ops, &evt, err), SCAP_TIMEOUT);
 	assert_int_equal(e.advances, 4);
 	assert_int_equal(e.idles, 1);
 	ring_reader_free(&rr);
@@ -114,17 +114,17 @@ static void test_poll_adapts(void **state)
 
 	(void)state;
 	memset(&e, 0, sizeof(e));
-	assert_int_equal(ring_reader_init(&rr, &fake_ops, &e, "fake", 2, 1024, err), 0);
+	assert_int_equal(ring_reader_init(&rr, &e, "fake", 2, 1024, err), 0);
 	first = rr.poll_ns;
 	/* nothing read: the next sleep is longer */
-	assert_int_equal(ring_reader_next(&rr, &evt, err), SCAP_TIMEOUT);
+	assert_int_equal(ring_reader_next(&rr, &fake_ops, &evt, err), SCAP_TIMEOUT);
 	assert_int_equal(rr.poll_ns, first * 2);
 	/* more than 1/16 of a ring read since: shorter again */
 	for (unsigned i = 0; i < 4; i++)
 		put_event(&e.rings[1], 1, i, 1);
 	for (unsigned i = 0; i < 4; i++)
-		assert_int_equal(ring_reader_next(&rr, &evt, err), SCAP_SUCCESS);
-	assert_int_equal(ring_reader_next(&rr, &evt, err), SCAP_TIMEOUT);
+		assert_int_equal(ring_reader_next(&rr, &fake_ops, &evt, err), SCAP_SUCCESS);
+	assert_int_equal(ring_reader_next(&rr, &fake_ops, &evt, err), SCAP_TIMEOUT);
 	assert_int_equal(rr.poll_ns, first);
 	assert_int_equal(e.idles, 2);
 	ring_reader_free(&rr);
@@ -145,14 +145,14 @@ static void test_corrupt(void **state)
 	/* a chunk shorter than a header */
 	e.rings[1].n = 1;
 	e.rings[1].len[0] = 10;
-	assert_int_equal(ring_reader_init(&rr, &fake_ops, &e, "fake", 2, 4096, err), 0);
+	assert_int_equal(ring_reader_init(&rr, &e, "fake", 2, 4096, err), 0);
 	err[0] = 0;
-	assert_int_equal(ring_reader_next(&rr, &evt, err), SCAP_FAILURE);
+	assert_int_equal(ring_reader_next(&rr, &fake_ops, &evt, err), SCAP_FAILURE);
 	assert_string_equal(err, "fake: corrupted event on cpu 1 (length 0, 10 bytes left)");
-	assert_int_equal(ring_reader_next(&rr, &evt, err), SCAP_FAILURE);
+	assert_int_equal(ring_reader_next(&rr, &fake_ops, &evt, err), SCAP_FAILURE);
 	assert_string_equal(err, "fake: corrupted event on cpu 0 (length 60, 26 bytes left)");
 	/* both chunks were skipped, never looped on */
-	assert_int_equal(ring_reader_next(&rr, &evt, err), SCAP_TIMEOUT);
+	assert_int_equal(ring_reader_next(&rr, &fake_ops, &evt, err), SCAP_TIMEOUT);
 	assert_int_equal(e.advances, 2);
 	ring_reader_free(&rr);
 }

@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "event_table.h"
 
 #define SCAP_ERRBUF_SIZE 512
@@ -288,7 +289,15 @@ int scap_decode_params(struct scap_evt *evt);
 
 /* evt->ts, tid, len and type from the event header at evt->data (at least
  * PPM_EVT_HDR_LEN bytes); scap_evt_write_header() writes one */
-void scap_evt_read_header(struct scap_evt *evt);
+static inline void scap_evt_read_header(struct scap_evt *evt)
+{
+	const uint8_t *d = evt->data;
+
+	memcpy(&evt->ts, d + PPM_HDR_OFF(ts), sizeof(evt->ts));
+	memcpy(&evt->tid, d + PPM_HDR_OFF(tid), sizeof(evt->tid));
+	memcpy(&evt->len, d + PPM_HDR_OFF(len), sizeof(evt->len));
+	memcpy(&evt->type, d + PPM_HDR_OFF(type), sizeof(evt->type));
+}
 void scap_evt_write_header(uint8_t *hdr, uint64_t ts, uint64_t tid, uint32_t len, uint16_t type,
 			   uint32_t nparams);
 

@@ -9,16 +9,6 @@
 #include <string.h>
 #include "scap.h"
 
-void scap_evt_read_header(struct scap_evt *evt)
-{
-	const uint8_t *d = evt->data;
-
-	memcpy(&evt->ts, d + PPM_HDR_OFF(ts), sizeof(evt->ts));
-	memcpy(&evt->tid, d + PPM_HDR_OFF(tid), sizeof(evt->tid));
-	memcpy(&evt->len, d + PPM_HDR_OFF(len), sizeof(evt->len));
-	memcpy(&evt->type, d + PPM_HDR_OFF(type), sizeof(evt->type));
-}
-
 void scap_evt_write_header(uint8_t *hdr, uint64_t ts, uint64_t tid, uint32_t len, uint16_t type,
 			   uint32_t nparams)
 {

@@ -126,7 +126,7 @@ static int bpf_next(struct scap *h, struct scap_evt *evt)
 {
 	struct bpf_engine *e = h->engine;
 
-	return ring_reader_next(&e->reader, evt, h->err);
+	return ring_reader_next(&e->reader, &bpf_ring_ops, evt, h->err);
 }
 
 static int bpf_get_stats(struct scap *h, struct scap_stats *st)
@@ -450,7 +450,7 @@ struct scap *scap_bpf_open(const struct scap_live_opts *opts, char *err)
 	if (e->nrings > SCAP_BPF_MAX_CPUS)
 		e->nrings = SCAP_BPF_MAX_CPUS;
 	bytes = ring_bytes(ring_bytes_wanted(opts), e->page);
-	if (ring_reader_init(&e->reader, &bpf_ring_ops, e, "bpf", e->nrings, bytes, err) ||
+	if (ring_reader_init(&e->reader, e, "bpf", e->nrings, bytes, err) ||
 	    open_skel(e, opts, bytes, err) || map_rings(e, bytes, err) || install_fillers(e, err))
 		goto fail;
 	apply_settings(e, opts);

@@ -240,7 +240,7 @@ static int kmod_next(struct scap *h, struct scap_evt *evt)
 {
 	struct kmod_engine *k = h->engine;
 
-	return ring_reader_next(&k->reader, evt, h->err);
+	return ring_reader_next(&k->reader, &kmod_ring_ops, evt, h->err);
 }
 
 static int kmod_get_stats(struct scap *h, struct scap_stats *st)
@@ -310,7 +310,7 @@ struct scap *scap_kmod_open(const struct scap_live_opts *opts, char *err)
 	}
 	/* start first, then snapshot /proc: no gap between the two */
 	if (open_cpus(k, err) || check_schema(k->cpus[0].fd, err) ||
-	    ring_reader_init(&k->reader, &kmod_ring_ops, k, "kmod", k->ncpus, k->cpus[0].size, err) ||
+	    ring_reader_init(&k->reader, k, "kmod", k->ncpus, k->cpus[0].size, err) ||
 	    configure(k, opts, err) || scap_proc_snapshot(&h->meta, err)) {
 		kmod_release_all(k);
 		scap_metadata_free(&h->meta);
