@@ -206,7 +206,8 @@ struct scap_engine_ops {
 	 * or SCAP_FAILURE (message in scap->err) */
 	int (*next)(struct scap *h, struct scap_evt *evt);
 	int (*get_stats)(struct scap *h, struct scap_stats *st);
-	/* fraction of the input consumed, 0..1 (files) or -1 */
+	/* fraction of the input consumed, 0..1 (files) or -1; NULL where
+	 * it has no end (live engines) */
 	double (*progress)(struct scap *h);
 	void (*close)(struct scap *h);
 };

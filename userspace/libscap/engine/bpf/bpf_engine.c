@@ -146,12 +146,6 @@ static int bpf_get_stats(struct scap *h, struct scap_stats *st)
 	return 0;
 }
 
-static double bpf_progress(struct scap *h)
-{
-	(void)h;
-	return -1;
-}
-
 static void engine_free(struct bpf_engine *e)
 {
 	if (!e)
@@ -177,7 +171,6 @@ static const struct scap_engine_ops bpf_ops = {
 	.name = "bpf",
 	.next = bpf_next,
 	.get_stats = bpf_get_stats,
-	.progress = bpf_progress,
 	.close = bpf_close,
 };
 

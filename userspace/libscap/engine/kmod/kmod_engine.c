@@ -260,17 +260,10 @@ static int kmod_get_stats(struct scap *h, struct scap_stats *st)
 	return SCAP_SUCCESS;
 }
 
-static double kmod_progress(struct scap *h)
-{
-	(void)h;
-	return -1;
-}
-
 static const struct scap_engine_ops kmod_ops = {
 	.name = "kmod",
 	.next = kmod_next,
 	.get_stats = kmod_get_stats,
-	.progress = kmod_progress,
 	.close = kmod_close,
 };
 
