@@ -134,6 +134,9 @@ def gen_syscalls(out, scmap):
         ext = r['e5c53d64_exit_id'] or '1'
         sc = r['e5c53d64_ppm_sc_id'] or '0'
         o.append('\t[%s] = { %s, %s, %s, %d }, /* %s */' % (r['nr'], ent, ext, sc, k, r['syscall']))
+    o += ['};', '', '/* x86_64 syscall numbers by name (the drivers cannot include the',
+          ' * kernel\'s unistd.h: vmlinux.h has no macros) */', 'enum syscall_nr {']
+    o += ['\tSYSCALL_NR_%s = %s,' % (r['syscall'].upper(), r['nr']) for r in scmap]
     o += ['};', '', '#endif']
     out.write('\n'.join(o) + '\n')
 

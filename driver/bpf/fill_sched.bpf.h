@@ -27,11 +27,7 @@
 
 /* PPME_SCHEDSWITCH_6_E: next, pgft_maj, pgft_min, vm_size, vm_rss, vm_swap */
 struct switch_evt {
-	__u64 ts;
-	__u64 tid;
-	__u32 len;
-	__u16 type;
-	__u32 nparams;
+	struct ppm_evt_hdr hdr;
 	__u16 plen[6];
 	__s64 next;
 	__u64 pgft_maj;
@@ -41,11 +37,7 @@ struct switch_evt {
 
 /* PPME_PAGE_FAULT_E: addr, ip, error (pf_flags) */
 struct pf_evt {
-	__u64 ts;
-	__u64 tid;
-	__u32 len;
-	__u16 type;
-	__u32 nparams;
+	struct ppm_evt_hdr hdr;
 	__u16 plen[3];
 	__u64 addr;
 	__u64 ip;
@@ -54,26 +46,33 @@ struct pf_evt {
 
 /* PPME_SIGNALDELIVER_E: spid, dpid, sig */
 struct signal_evt {
-	__u64 ts;
-	__u64 tid;
-	__u32 len;
-	__u16 type;
-	__u32 nparams;
+	struct ppm_evt_hdr hdr;
 	__u16 plen[3];
 	__s64 spid;
 	__s64 dpid;
 	__u8 sig;
 } __attribute__((packed));
 
-/* one fixed-size event record into the current CPU's ring */
-static __always_inline void emit_fixed(void *rec, __u32 len, __u64 ts, __u64 tid)
+/* the header of a fixed-size event (its struct begins with it), stamped now */
+static __always_inline void fixed_hdr(struct ppm_evt_hdr *h, __u64 tid, __u16 type, __u32 nparams)
+{
+	h->ts = now_ns();
+	h->tid = tid;
+	h->type = type;
+	h->nparams = nparams;
+}
+
+/* one fixed-size event of len bytes, starting with its header h, into the
+ * current CPU's ring */
+static __always_inline void emit_fixed(struct ppm_evt_hdr *h, __u32 len)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct scap_bpf_counters *c = &counters[cpu & (SCAP_BPF_MAX_CPUS - 1)];
 
+	h->len = len;
 	if (c->in_drop)
-		flush_drops(cpu, c, ts, tid);
-	output_evts(cpu, c, ts, rec, len, 1);
+		flush_drops(cpu, c, h->ts, h->tid);
+	output_evts(cpu, c, h->ts, h, len, 1);
 }
 
 /* the counters of this CPU */
@@ -114,11 +113,7 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 		return 0;
 	if (task_dropped(prev, 0, cpu_counters(), 1))
 		return 0;
-	e.ts = now_ns();
-	e.tid = prev->pid;
-	e.len = sizeof(e);
-	e.type = PPME_SCHEDSWITCH_6_E;
-	e.nparams = 6;
+	fixed_hdr(&e.hdr, prev->pid, PPME_SCHEDSWITCH_6_E, 6);
 	e.plen[0] = e.plen[1] = e.plen[2] = 8;
 	e.plen[3] = e.plen[4] = e.plen[5] = 4;
 	e.next = next->pid;
@@ -126,7 +121,7 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 	e.pgft_min = prev->min_flt;
 	for (i = 0; i < 3; i++)
 		e.vm[i] = task_vm_kb(prev, i);
-	emit_fixed(&e, sizeof(e), e.ts, e.tid);
+	emit_fixed(&e.hdr, sizeof(e));
 	return 0;
 }
 
@@ -178,17 +173,13 @@ int BPF_PROG(signal_deliver, int sig, struct kernel_siginfo *info, struct k_siga
 
 	if (!pid_tgid)
 		return 0;
-	e.ts = now_ns();
-	e.tid = (__u32)pid_tgid;
-	e.len = sizeof(e);
-	e.type = PPME_SIGNALDELIVER_E;
-	e.nparams = 3;
+	fixed_hdr(&e.hdr, (__u32)pid_tgid, PPME_SIGNALDELIVER_E, 3);
 	e.plen[0] = e.plen[1] = 8;
 	e.plen[2] = 1;
 	e.spid = signal_sender(sig, info);
 	e.dpid = (__u32)pid_tgid;
 	e.sig = sig;
-	emit_fixed(&e, sizeof(e), e.ts, e.tid);
+	emit_fixed(&e.hdr, sizeof(e));
 	return 0;
 }
 
@@ -213,17 +204,13 @@ static __always_inline int page_fault(unsigned long addr, struct pt_regs *regs, 
 
 	if (!pid_tgid)
 		return 0;
-	e.ts = now_ns();
-	e.tid = (__u32)pid_tgid;
-	e.len = sizeof(e);
-	e.type = PPME_PAGE_FAULT_E;
-	e.nparams = 3;
+	fixed_hdr(&e.hdr, (__u32)pid_tgid, PPME_PAGE_FAULT_E, 3);
 	e.plen[0] = e.plen[1] = 8;
 	e.plen[2] = 4;
 	e.addr = addr;
 	e.ip = regs->ip;
 	e.error = pf_flags_to_ppm(err);
-	emit_fixed(&e, sizeof(e), e.ts, e.tid);
+	emit_fixed(&e.hdr, sizeof(e));
 	return 0;
 }
 

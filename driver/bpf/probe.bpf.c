@@ -518,8 +518,8 @@ int BPF_PROG(sched_process_exit, struct task_struct *p)
 	/* exit and exit_group never return: in exit-only mode their enter
 	 * event comes from here (else sys_enter wrote it) */
 	nr = BPF_CORE_READ((struct pt_regs *)bpf_task_pt_regs(p), orig_ax);
-	if ((settings.flags & SCAP_BPF_F_EXIT_ONLY) && (nr == 60 || nr == 231) &&
-	    settings.syscall_mask[nr]) {
+	if ((settings.flags & SCAP_BPF_F_EXIT_ONLY) &&
+	    (nr == SYSCALL_NR_EXIT || nr == SYSCALL_NR_EXIT_GROUP) && settings.syscall_mask[nr]) {
 		begin_evt(&b, PPME_GENERIC_E, 2);
 		push_u16(&b, g_syscall_table[nr].ppm_sc);
 		push_u16(&b, nr);

@@ -198,6 +198,7 @@ static int open_input(struct app *a)
 		return -1;
 	}
 	a->s->is_live = a->o.ninputs == 0;
+	a->s->render = a->o.render;
 	return 0;
 }
 

@@ -17,6 +17,7 @@
 #define MAX_DEPTH 32
 
 struct opts {
+	struct render_opts render;	/* -A -X, F2 in the text view: given to the sinsp */
 	const char *inputs[MAX_INPUTS];	/* -r, read one after the other */
 	int ninputs;
 	uint64_t delay_ms;		/* -d */

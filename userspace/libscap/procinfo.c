@@ -136,11 +136,7 @@ static void make_event(struct procinfo_layer *l, const struct procinfo_entry *pe
 	uint32_t len = PROCINFO_LEN, np = 2;
 	uint16_t type = PPME_PROCINFO_E, plen = 8;
 
-	memcpy(b, &l->batch_ts, 8);
-	memcpy(b + 8, &pe->tid, 8);
-	memcpy(b + 16, &len, 4);
-	memcpy(b + 20, &type, 2);
-	memcpy(b + 22, &np, 4);
+	scap_evt_write_header(b, l->batch_ts, pe->tid, len, type, np);
 	memcpy(b + PPM_EVT_HDR_LEN, &plen, 2);
 	memcpy(b + PPM_EVT_HDR_LEN + 2, &plen, 2);
 	memcpy(b + PPM_EVT_HDR_LEN + 4, &pe->utime, 8);

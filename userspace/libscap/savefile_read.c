@@ -648,8 +648,8 @@ int savefile_convert_v1(const uint8_t *ev, size_t avail, uint8_t *out,
 		seterr(err, "corrupted v1 event: %zu bytes", avail);
 		return -1;
 	}
-	old = rd32(ev + 16);
-	type = rd16(ev + 20);
+	old = rd32(ev + PPM_HDR_OFF(len));
+	type = rd16(ev + PPM_HDR_OFF(type));
 	if (old < EVT_HDR_V1_LEN || old > avail) {
 		seterr(err, "corrupted v1 event: length %u, block holds %zu",
 		       old, avail);
@@ -675,8 +675,8 @@ int savefile_convert_v1(const uint8_t *ev, size_t avail, uint8_t *out,
 			return -1;
 		}
 		if (end == len) {
-			memcpy(out + 16, &len, 4);
-			memcpy(out + 22, &n, 4);
+			memcpy(out + PPM_HDR_OFF(len), &len, sizeof(len));
+			memcpy(out + PPM_HDR_OFF(nparams), &n, sizeof(n));
 			return 0;
 		}
 	}
@@ -940,7 +940,7 @@ static int next_block(struct scap *h, struct savefile *f, struct scap_evt *evt, 
 		p = cur_ptr(f);
 		ev = p + 8 + hdroff;
 		avail = total - 12 - hdroff;
-		etype = rd16(ev + 20);
+		etype = rd16(ev + PPM_HDR_OFF(type));
 		/* a candidate after damage must look whole: its trailer repeats
 		 * the length (readers otherwise ignore it), its type is known */
 		if (resync && (rd32(p + total - 4) != total || !ppm_event_info_of(etype)))
@@ -962,9 +962,9 @@ static int next_block(struct scap *h, struct savefile *f, struct scap_evt *evt, 
 				return BLOCK_DAMAGED;
 			}
 			ev = f->conv;
-			len = rd32(ev + 16);
+			len = rd32(ev + PPM_HDR_OFF(len));
 		} else {
-			len = rd32(ev + 16);
+			len = rd32(ev + PPM_HDR_OFF(len));
 			if (len < PPM_EVT_HDR_LEN || len > avail) {
 				seterr(h->err, "corrupted event at offset %" PRIu64 ": length %u, block holds %zu",
 				       cur_offset(f), len, avail);
@@ -973,8 +973,8 @@ static int next_block(struct scap *h, struct savefile *f, struct scap_evt *evt, 
 		}
 		evt->data = ev;
 		evt->len = len;
-		evt->ts = rd64(ev);
-		evt->tid = rd64(ev + 8);
+		evt->ts = rd64(ev + PPM_HDR_OFF(ts));
+		evt->tid = rd64(ev + PPM_HDR_OFF(tid));
 		evt->type = etype;
 		evt->cpuid = rd16(p + 8);
 		evt->dump_flags = hdroff == 6 ? rd32(p + 10) : 0;

@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "event_table.h"
 
 #define SCAP_ERRBUF_SIZE 512
@@ -206,7 +207,8 @@ struct scap_engine_ops {
 	 * or SCAP_FAILURE (message in scap->err) */
 	int (*next)(struct scap *h, struct scap_evt *evt);
 	int (*get_stats)(struct scap *h, struct scap_stats *st);
-	/* fraction of the input consumed, 0..1 (files) or -1 */
+	/* fraction of the input consumed, 0..1 (files) or -1; NULL where
+	 * it has no end (live engines) */
 	double (*progress)(struct scap *h);
 	/* optional: the fraction sysdig 0.29.3 would report here (its
 	 * reader's buffered file position, savefile_progress.h), 0..1 or -1;
@@ -311,6 +313,24 @@ struct scap *scap_open_live(const struct scap_live_opts *opts, char *err);
 /* Fill evt->pval/plen/nparams from evt->data (shared by every engine).
  * Returns 0, or -1 when the lengths do not fit in the event. */
 int scap_decode_params(struct scap_evt *evt);
+
+/* offset of a field of the event header (struct ppm_evt_hdr); the v1
+ * header of old files has the same first four fields */
+#define PPM_HDR_OFF(field) offsetof(struct ppm_evt_hdr, field)
+
+/* evt->ts, tid, len and type from the event header at evt->data (at least
+ * PPM_EVT_HDR_LEN bytes); scap_evt_write_header() writes one */
+static inline void scap_evt_read_header(struct scap_evt *evt)
+{
+	const uint8_t *d = evt->data;
+
+	memcpy(&evt->ts, d + PPM_HDR_OFF(ts), sizeof(evt->ts));
+	memcpy(&evt->tid, d + PPM_HDR_OFF(tid), sizeof(evt->tid));
+	memcpy(&evt->len, d + PPM_HDR_OFF(len), sizeof(evt->len));
+	memcpy(&evt->type, d + PPM_HDR_OFF(type), sizeof(evt->type));
+}
+void scap_evt_write_header(uint8_t *hdr, uint64_t ts, uint64_t tid, uint32_t len, uint16_t type,
+			   uint32_t nparams);
 
 /* metadata helpers (scap_metadata.c) */
 void scap_metadata_free(struct scap_metadata *m);

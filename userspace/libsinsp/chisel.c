@@ -43,20 +43,6 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* API functions report a fatal problem: message on stderr, then a Lua
- * error that the callback wrapper turns into "chisel error". */
-void chisel_fatal_msg(lua_State *L, const char *msg)
-{
-	struct chisel *c = chisel_from_lua(L);
-
-	fprintf(stderr, "%s\n", msg);
-	fflush(stderr);
-	if (c)
-		c->api_error = 1;
-	lua_pushstring(L, msg);
-	lua_error(L);
-}
-
 /* ------------------------------------------------------------ search path */
 
 static char *dir_with_slash(const char *d)
@@ -666,6 +652,8 @@ void chisel_set_host(struct chisel_runtime *rt, const struct chisel_host *h)
 void chisel_set_sinsp(struct chisel_runtime *rt, struct sinsp *s)
 {
 	rt->s = s;
+	if (s && rt->bufmode_set)
+		s->render.bufmode = rt->bufmode;
 }
 
 int chisel_load(struct chisel_runtime *rt, const char *name, const char *args,

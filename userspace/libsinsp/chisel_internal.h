@@ -3,6 +3,9 @@
  *
  * chisel.c      loading, argument splitting, callbacks, intervals, public API
  * chisel_lua.c  the Lua tables sysdig.*, chisel.*, evt.* and value mapping
+ * The calls go one way: chisel.c registers the API (chisel_lua_register)
+ * and reads what the API functions store in struct chisel / chisel_runtime;
+ * chisel_lua.c calls nothing of chisel.c.
  * chisel_list.c -cl / -i listing
  * chisel_fmt.c  the per-chisel event formatter (chisel.set_event_formatter)
  * chisel_metrics.c     sysdig.publish_metrics (the --metrics-listen endpoint)
@@ -63,6 +66,8 @@ struct chisel_runtime {
 	int end_capture;
 	char *run_app;
 	char *output_format;	/* sysdig.set_output_format, NULL none */
+	enum render_bufmode bufmode;	/* its buffer rendering, if bufmode_set */
+	int bufmode_set;
 	uint32_t snaplen;
 	int fatfile;
 	int inited, started, ended;
@@ -78,7 +83,6 @@ int chisel_split_args(const char *in, char ***out, int *n);
 void chisel_free_args(char **v, int n);
 const char *const *chisel_dirs(void);
 const char *chisel_untrusted(const char *path);
-void chisel_fatal_msg(lua_State *L, const char *msg);
 void chisel_add_package_path(lua_State *L);
 
 /* chisel_lua.c */
@@ -86,6 +90,8 @@ void chisel_add_package_path(lua_State *L);
 void chisel_lua_register(lua_State *L, struct chisel *c);
 /* the chisel of the running API function (only valid inside one) */
 struct chisel *chisel_from_lua(lua_State *L);
+/* an API function's fatal problem: msg on stderr, then a Lua error */
+void chisel_fatal_msg(lua_State *L, const char *msg);
 
 /* chisel_metrics.c: sysdig.publish_metrics */
 int chisel_l_publish_metrics(lua_State *L);

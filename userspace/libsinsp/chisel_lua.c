@@ -29,6 +29,20 @@ struct chisel *chisel_from_lua(lua_State *L)
 	return lua_touserdata(L, lua_upvalueindex(1));
 }
 
+/* API functions report a fatal problem: message on stderr, then a Lua
+ * error that the callback wrapper turns into "chisel error". */
+void chisel_fatal_msg(lua_State *L, const char *msg)
+{
+	struct chisel *c = chisel_from_lua(L);
+
+	fprintf(stderr, "%s\n", msg);
+	fflush(stderr);
+	if (c)
+		c->api_error = 1;
+	lua_pushstring(L, msg);
+	lua_error(L);
+}
+
 static struct chisel_runtime *runtime(lua_State *L)
 {
 	struct chisel *c = chisel_from_lua(L);
@@ -374,19 +388,23 @@ static int l_set_snaplen(lua_State *L)
 	return 0;
 }
 
-/* the buffer rendering used by every formatter and evt.field */
-static void apply_bufmode(const char *fmt)
+/* the buffer rendering used by every formatter and evt.field: the
+ * state's, now or once the runtime gets it (chisel_set_sinsp) */
+static void apply_bufmode(struct chisel_runtime *rt, const char *fmt)
 {
 	if (!strcmp(fmt, "hex"))
-		g_render_opts.bufmode = RB_HEX;
+		rt->bufmode = RB_HEX;
 	else if (!strcmp(fmt, "hexascii"))
-		g_render_opts.bufmode = RB_HEXASCII;
+		rt->bufmode = RB_HEXASCII;
 	else if (!strcmp(fmt, "ascii"))
-		g_render_opts.bufmode = RB_ASCII;
+		rt->bufmode = RB_ASCII;
 	else if (!strcmp(fmt, "base64") || !strcmp(fmt, "jsonbase64"))
-		g_render_opts.bufmode = RB_BASE64;
+		rt->bufmode = RB_BASE64;
 	else
-		g_render_opts.bufmode = RB_DOTS;
+		rt->bufmode = RB_DOTS;
+	rt->bufmode_set = 1;
+	if (rt->s)
+		rt->s->render.bufmode = rt->bufmode;
 }
 
 static int l_set_output_format(lua_State *L)
@@ -404,7 +422,7 @@ static int l_set_output_format(lua_State *L)
 	if (c && !c->rt->host.user_buffer_format) {
 		free(c->rt->output_format);
 		c->rt->output_format = strdup(fmt);
-		apply_bufmode(fmt);
+		apply_bufmode(c->rt, fmt);
 	}
 	return 0;
 }

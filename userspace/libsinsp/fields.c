@@ -583,9 +583,9 @@ static int extract_outputtime(struct sinsp *s, struct sinsp_evt *e, struct field
 	uint64_t ts = e->scap.ts;
 	int n;
 
-	if (g_render_opts.json)
+	if (s->render.json)
 		return set_u(v, PT_ABSTIME, ts);
-	switch (g_render_opts.timemode) {
+	switch (s->render.timemode) {
 	case 'a':
 		n = snprintf(v->buf, sizeof(v->buf), "%" PRIu64 ".%" PRIu64, ts / NS_PER_S,
 			     ts % NS_PER_S);
@@ -803,8 +803,8 @@ static int extract_evt_arg(struct sinsp *s, struct sinsp_evt *e, const struct fi
 		return 0;
 	val = scratch();
 	res = scratch();
-	render_param(s, e, (uint32_t)idx, g_render_opts.bufmode,
-		     g_render_opts.truncate && !g_render_opts.json, val, res);
+	render_param(s, e, (uint32_t)idx, s->render.bufmode,
+		     s->render.truncate && !s->render.json, val, res);
 	return set_sbuf(v, res->len ? res : val);
 }
 
@@ -891,7 +891,7 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 	switch (f->id) {
 	case F_EVT_NUM: return set_u(v, PT_UINT64, e->num);
 	case F_EVT_TIME:
-		if (g_render_opts.json)
+		if (s->render.json)
 			return set_u(v, PT_ABSTIME, ts);
 		return set_str(v, v->buf, fmt_time(v->buf, ts, 1));
 	case F_EVT_TIME_S: return set_str(v, v->buf, fmt_time(v->buf, ts, 0));
@@ -905,7 +905,7 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 		return set_str(v, v->buf, k + (size_t)n);
 	}
 	case F_EVT_DATETIME:
-		if (g_render_opts.json)
+		if (s->render.json)
 			return set_u(v, PT_ABSTIME, ts);
 		n = (int)fmt_date(v->buf, ts, ' ');
 		return set_str(v, v->buf, (size_t)n + fmt_time(v->buf + n, ts, 1));
@@ -951,7 +951,7 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 		/* since the previous extraction through the same reference;
 		 * JSON output extracts twice, so it always shows 0 */
 		uint64_t *prev = &((struct field_ref *)f)->state;
-		uint64_t d = *prev && ts >= *prev && !g_render_opts.json ? ts - *prev : 0;
+		uint64_t d = *prev && ts >= *prev && !s->render.json ? ts - *prev : 0;
 
 		*prev = ts;
 		if (f->id == F_EVT_DELTATIME_S)
@@ -991,7 +991,7 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 	case F_EVT_ARGS:
 	case F_EVT_INFO:
 		b = scratch();
-		render_evt_info(s, e, g_render_opts.bufmode, g_render_opts.truncate && !g_render_opts.json, b);
+		render_evt_info(s, e, s->render.bufmode, s->render.truncate && !s->render.json, b);
 		return set_sbuf(v, b);
 	case F_EVT_STACK:
 	case F_EVT_KSTACK:
@@ -1635,7 +1635,7 @@ static int set_proto(struct field_value *v, uint16_t port, uint8_t l4)
 	struct servent *se = NULL;
 	int n;
 
-	if (g_render_opts.resolve_ports)
+	if (render_resolves_ports())
 		se = getservbyport(htons(port), l4 == SCAP_L4_UDP ? "udp" : "tcp");
 	if (se)
 		return set_cstr(v, se->s_name);
@@ -1670,7 +1670,8 @@ static char creator_typechar(uint16_t type)
 }
 
 /* path parameter ni of ev resolved against its dirfd parameter di (cwd for
- * AT_FDCWD, "<UNKNOWN>" for an unknown fd), as sinsp's parse_dirfd */
+ * AT_FDCWD, "<UNKNOWN>" for an unknown fd), as sinsp's parse_dirfd; the
+ * event table gives the pairs (at_path_param) */
 static void resolve_at(struct sinsp *s, struct sinsp_threadinfo *t, const struct scap_evt *ev,
 		       uint32_t di, uint32_t ni, struct sbuf *out)
 {
@@ -1698,36 +1699,45 @@ static void resolve_at(struct sinsp *s, struct sinsp_threadinfo *t, const struct
 	sb_puts(out, full);
 }
 
-/* evt.abspath[.src|.dst]: the absolute path of the *at() calls */
+/* the nth path of event type resolved against a dirfd (its parameter in
+ * the table says which: dirfd=paramN), or -1 */
+static int at_path_param(uint16_t type, unsigned nth)
+{
+	const struct ppm_event_info *info = &g_event_info[type];
+
+	for (uint32_t i = 0; i < info->nparams; i++)
+		if (info->params[i].dirfd_param >= 0 && nth-- == 0)
+			return (int)i;
+	return -1;
+}
+
+/* evt.abspath[.src|.dst]: the absolute path of the *at() calls (.dst: the
+ * second path of a two-path call) */
 static int extract_abspath(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *f,
 			   struct field_value *v)
 {
 	int dst = f->has_arg && strcmp(f->arg_name, "dst") == 0;
-	uint32_t di, ni;
+	uint16_t type = e->scap.type;
 	struct sbuf *b;
+	int ni;
 
-	switch (e->scap.type) {
-	case PPME_SYSCALL_RENAMEAT_X: case PPME_SYSCALL_RENAMEAT2_X:
-	case PPME_SYSCALL_LINKAT_2_X:
-		di = dst ? 3 : 1;
-		ni = dst ? 4 : 2;
-		break;
-	case PPME_SYSCALL_SYMLINKAT_X:
-		di = 2;
-		ni = 3;
-		break;
-	case PPME_SYSCALL_OPENAT_2_X: case PPME_SYSCALL_OPENAT2_X: case PPME_SYSCALL_UNLINKAT_2_X:
-	case PPME_SYSCALL_MKDIRAT_X: case PPME_SYSCALL_FCHMODAT_X:
-		di = 1;
-		ni = 2;
+	/* the calls sysdig computes it for */
+	switch (type) {
+	case PPME_SYSCALL_RENAMEAT_X: case PPME_SYSCALL_RENAMEAT2_X: case PPME_SYSCALL_LINKAT_2_X:
+	case PPME_SYSCALL_SYMLINKAT_X: case PPME_SYSCALL_OPENAT_2_X: case PPME_SYSCALL_OPENAT2_X:
+	case PPME_SYSCALL_UNLINKAT_2_X: case PPME_SYSCALL_MKDIRAT_X: case PPME_SYSCALL_FCHMODAT_X:
 		break;
 	default:
 		return 0;
 	}
-	if (!e->thread || e->scap.nparams <= ni)
+	ni = at_path_param(type, dst ? 1 : 0);
+	if (ni < 0)
+		ni = at_path_param(type, 0);
+	if (ni < 0 || !e->thread || e->scap.nparams <= (uint32_t)ni)
 		return 0;
 	b = scratch();
-	resolve_at(s, e->thread, &e->scap, di, ni, b);
+	resolve_at(s, e->thread, &e->scap, (uint32_t)g_event_info[type].params[ni].dirfd_param,
+		   (uint32_t)ni, b);
 	return set_sbuf(v, b);
 }
 
@@ -1739,7 +1749,7 @@ static int creator_name(struct sinsp *s, struct sinsp_evt *e, struct sbuf *out)
 	uint16_t type = e->scap.type;
 	const struct scap_evt *src = &e->scap;
 	struct sbuf *val;
-	int ni = 2, di = 1;
+	int ni, di;
 
 	if (ppm_event_is_enter(type))
 		return 0;
@@ -1753,7 +1763,7 @@ static int creator_name(struct sinsp *s, struct sinsp_evt *e, struct sbuf *out)
 		size_t start = out->len;	/* after a "container:" prefix */
 
 		val = scratch();
-		render_param(s, e, 1, g_render_opts.bufmode, 0, val, out);
+		render_param(s, e, 1, s->render.bufmode, 0, val, out);
 		if (out->len == start)
 			sb_put(out, val->p ? val->p : "", val->len);
 		return 1;
@@ -1763,18 +1773,20 @@ static int creator_name(struct sinsp *s, struct sinsp_evt *e, struct sbuf *out)
 		    sinsp_evt_enter_params(e))
 			return 0;
 		src = &e->enter;
-		ni = 1;
-		di = 0;
-		/* fall through */
-	case PPME_SYSCALL_OPENAT_2_X: case PPME_SYSCALL_OPENAT2_X: {
-		if (src->nparams <= (uint32_t)ni)
-			return 1;
-		resolve_at(s, e->thread, src, (uint32_t)di, (uint32_t)ni, out);
-		return 1;
-	}
+		/* the old enter event's name is not typed as a relative path */
+		di = evt_param_index(src->type, "dirfd");
+		ni = evt_param_index(src->type, "name");
+		break;
+	case PPME_SYSCALL_OPENAT_2_X: case PPME_SYSCALL_OPENAT2_X:
+		ni = at_path_param(type, 0);
+		di = ni < 0 ? -1 : g_event_info[type].params[ni].dirfd_param;
+		break;
 	default:
 		return 1;
 	}
+	if (di >= 0 && ni >= 0 && src->nparams > (uint32_t)ni && src->nparams > (uint32_t)di)
+		resolve_at(s, e->thread, src, (uint32_t)di, (uint32_t)ni, out);
+	return 1;
 }
 
 /* fd fields of an event without an fd entry */
@@ -2185,6 +2197,7 @@ int field_extract(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *
 	v->len = 0;
 	v->pad9 = 0;
 	v->hex = 0;
+	v->bufmode = (uint8_t)s->render.bufmode;
 	if (f->id == FIELD_ID_PLUGIN) {
 		const char *str = NULL;
 		uint64_t u = 0;
@@ -2262,7 +2275,7 @@ void field_value_append(const struct field_ref *f, struct field_value *v, struct
 		sb_puts(out, t);
 		break;
 	case PT_BYTEBUF:
-		render_bytebuf((const uint8_t *)v->str, v->len, g_render_opts.bufmode, 0, out);
+		render_bytebuf((const uint8_t *)v->str, v->len, (enum render_bufmode)v->bufmode, 0, out);
 		break;
 	default:
 		if (v->str)

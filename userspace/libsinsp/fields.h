@@ -59,6 +59,7 @@ struct field_value {
 	uint8_t ip[16];		/* PT_IPV4ADDR (4 bytes) / PT_IPV6ADDR */
 	uint8_t pad9;		/* text output: 9 zero-padded digits (ns parts) */
 	uint8_t hex;		/* integer shown as upper-case hex text (fd.dev) */
+	uint8_t bufmode;	/* PT_BYTEBUF as text: enum render_bufmode (s->render's) */
 	uint32_t rawlen;	/* evt.rawarg of a PT_BYTEBUF: every byte (str
 				 * holds them; len stops at the first NUL) */
 	char buf[FIELD_STRBUF_SIZE];

@@ -193,20 +193,15 @@ static void store_enter(struct sinsp_threadinfo *t, const struct scap_evt *e)
 static void load_enter(struct sinsp_threadinfo *t, struct sinsp_evt *evt)
 {
 	struct scap_evt *en = &evt->enter;
-	uint32_t len;
 	uint16_t type;
 
 	if (!t->last_enter || !t->last_enter_valid)
 		return;
-	memcpy(&len, t->last_enter + 16, 4);
-	memcpy(&type, t->last_enter + 20, 2);
+	memcpy(&type, t->last_enter + PPM_HDR_OFF(type), sizeof(type));
 	if (type != evt->scap.type - 1)
 		return;
 	en->data = t->last_enter;
-	en->len = len;
-	memcpy(&en->ts, t->last_enter, 8);
-	memcpy(&en->tid, t->last_enter + 8, 8);
-	en->type = type;
+	scap_evt_read_header(en);
 	en->cpuid = t->last_enter_cpuid;
 	en->dump_flags = 0;
 	/* the bytes decoded when they arrived: the parameters are decoded

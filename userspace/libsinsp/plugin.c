@@ -672,11 +672,7 @@ static int source_next(struct scap *h, struct scap_evt *evt)
 	}
 	lens[0] = 4;
 	lens[1] = pe->datalen;
-	memcpy(se->buf, &ts, 8);
-	memcpy(se->buf + 8, &tid, 8);
-	memcpy(se->buf + 16, &len, 4);
-	memcpy(se->buf + 20, &type, 2);
-	memcpy(se->buf + 22, &nparams, 4);
+	scap_evt_write_header(se->buf, ts, tid, len, type, nparams);
 	memcpy(se->buf + PPM_EVT_HDR_LEN, lens, sizeof(lens));
 	memcpy(se->buf + PPM_EVT_HDR_LEN + sizeof(lens), &se->p->id, 4);
 	if (pe->datalen)

@@ -44,6 +44,7 @@ struct sinsp *sinsp_open(struct scap *scap, char *err)
 		return NULL;
 	}
 	s->scap = scap;
+	s->render = (struct render_opts)RENDER_OPTS_DEFAULT;
 	parser_init();
 	if (load_state(s)) {
 		if (err)

@@ -115,6 +115,26 @@ struct sinsp_container {
 struct sinsp_threadtable;
 struct fd_pool;
 
+/* how buffers are shown (render.c) */
+enum render_bufmode {
+	RB_DOTS = 0,		/* default: non-printables as '.' */
+	RB_ASCII,		/* -A */
+	RB_HEX,			/* -x */
+	RB_HEXASCII,		/* -X */
+	RB_BASE64,		/* -b */
+};
+
+/* output options: set by the command line and the chisel API, read by the
+ * field extractors and the formatter */
+struct render_opts {
+	enum render_bufmode bufmode;
+	int json;		/* -j: JSON output (no 80-char cap; evt.time etc. as numbers) */
+	int truncate;		/* cap dotted buffers at 80 chars (not -v, no chisel) */
+	char timemode;		/* -t: 'h' (default), 'a', 'r', 'd', 'D' */
+};
+
+#define RENDER_OPTS_DEFAULT { RB_DOTS, 0, 1, 'h' }
+
 struct sinsp {
 	struct scap *scap;
 	struct sinsp_threadtable *threads;
@@ -154,6 +174,7 @@ struct sinsp {
 	int large_env;
 	/* call stacks (stacks.c, --stacks); NULL until a stack event comes */
 	struct sinsp_stacks *stacks;
+	struct render_opts render;	/* output options (RENDER_OPTS_DEFAULT) */
 };
 
 /* open: takes ownership of the scap handle and loads its metadata */

@@ -217,9 +217,7 @@ static int proclist_keeps(struct writer *w, const struct scap_threadinfo *t)
 	uint32_t len = PPM_EVT_HDR_LEN;
 
 	memset(&e, 0, sizeof(e));
-	memcpy(hdr + 8, &t->tid, 8);
-	memcpy(hdr + 16, &len, 4);
-	memcpy(hdr + 20, &type, 2);
+	scap_evt_write_header(hdr, 0, t->tid, len, type, 0);
 	e.scap.data = hdr;
 	e.scap.len = len;
 	e.scap.tid = t->tid;
@@ -658,6 +656,7 @@ static int run_source(struct run *r, struct scap *h)
 	}
 	s->is_live = r->o->ninputs == 0;
 	s->large_env = r->o->large_env;
+	s->render = r->o->render;
 	if (r->flt && !r->o->display_filter) {
 		s->capture_filter = capture_filter;
 		s->capture_filter_ctx = r;
@@ -817,7 +816,7 @@ static int setup_chisels(struct run *r)
 	host.is_live = o->ninputs == 0;
 	host.print_container = o->print_container;
 	host.json = o->json;
-	host.user_buffer_format = o->json || g_render_opts.bufmode != RB_DOTS;
+	host.user_buffer_format = o->json || o->render.bufmode != RB_DOTS;
 	chisel_set_host(r->chisels, &host);
 	for (int i = 0; i < o->nchisels; i++)
 		if (chisel_load(r->chisels, o->chisels[i].name, o->chisels[i].args, r->err,

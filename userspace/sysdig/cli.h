@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include "fleet.h"
 #include "flight.h"
+#include "sinsp.h"
 
 #define SYSDIG_VERSION "0.29.3"	/* the sysdig we are compatible with */
 #ifndef SYSDIGC_VERSION
@@ -52,6 +53,7 @@ struct cli_opts {
 	int verbose;			/* -v */
 	int progress;			/* -P */
 	int json;			/* -j */
+	struct render_opts render;	/* -A -b -x -X, -t, -j, truncation: given to each sinsp */
 	uint64_t max_events;		/* -n, 0: none */
 	uint64_t max_secs;		/* -M, 0: none */
 	uint32_t snaplen;		/* -s */

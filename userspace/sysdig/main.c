@@ -135,14 +135,14 @@ static int parse_int(const char *s, int64_t *out)
 	return 0;
 }
 
-static int set_bufmode(enum render_bufmode m, int *set, int quirk_exit0)
+static int set_bufmode(struct cli_opts *o, enum render_bufmode m, int *set, int quirk_exit0)
 {
 	if (*set) {
 		fprintf(stderr, "you cannot specify more than one output format\n");
 		exit(quirk_exit0 ? 0 : 1);
 	}
 	*set = 1;
-	g_render_opts.bufmode = m;
+	o->render.bufmode = m;
 	return 0;
 }
 
@@ -228,6 +228,7 @@ int main(int argc, char **argv)
 			break;
 		}
 	o.snaplen = 80;
+	o.render = (struct render_opts)RENDER_OPTS_DEFAULT;
 	o.driver = SCAP_DRIVER_AUTO;
 	opterr = 1;
 	while ((c = getopt_long(argc, argv, "AbB::c:C:dDEe:FG:hH:I:i:jk:K:lLm:M:n:Pp:qRr:Ss:t:TU:uvW:w:xXz",
@@ -235,10 +236,10 @@ int main(int argc, char **argv)
 		int64_t v;
 
 		switch (c) {
-		case 'A': set_bufmode(RB_ASCII, &bufmode_set, 1); break;
-		case 'b': set_bufmode(RB_BASE64, &bufmode_set, 1); break;
-		case 'x': set_bufmode(RB_HEX, &bufmode_set, 0); break;
-		case 'X': set_bufmode(RB_HEXASCII, &bufmode_set, 0); break;
+		case 'A': set_bufmode(&o, RB_ASCII, &bufmode_set, 1); break;
+		case 'b': set_bufmode(&o, RB_BASE64, &bufmode_set, 1); break;
+		case 'x': set_bufmode(&o, RB_HEX, &bufmode_set, 0); break;
+		case 'X': set_bufmode(&o, RB_HEXASCII, &bufmode_set, 0); break;
 		case 'B': o.driver = SCAP_DRIVER_BPF; break;
 		case OPT_KMOD: o.driver = SCAP_DRIVER_KMOD; break;
 		case 'c':
@@ -346,7 +347,7 @@ int main(int argc, char **argv)
 			format = optarg;
 			break;
 		case 'q': o.quiet = 1; break;
-		case 'R': g_render_opts.resolve_ports = 1; break;
+		case 'R': render_resolve_ports(1); break;
 		case 'r':
 			if (o.ninputs >= MAX_INPUTS)
 				return die("too many input files");
@@ -362,7 +363,7 @@ int main(int argc, char **argv)
 		case 't':
 			if (strlen(optarg) != 1 || !strchr("hardD", optarg[0]))
 				return die("invalid modifier for flag -t");
-			g_render_opts.timemode = optarg[0];
+			o.render.timemode = optarg[0];
 			break;
 		case 'v': o.verbose = 1; break;
 		case 'w': o.write_path = optarg; break;
@@ -461,10 +462,10 @@ int main(int argc, char **argv)
 	if (o.write_path || fleet_enabled(&o.fleet))
 		o.quiet = 1;
 	if (o.nchisels == 0 && !o.verbose)
-		g_render_opts.truncate = 1;
+		o.render.truncate = 1;
 	else
-		g_render_opts.truncate = 0;
-	g_render_opts.json = o.json;
+		o.render.truncate = 0;
+	o.render.json = o.json;
 	if (o.print_container && !format) {
 		o.format = strdup(PC_FORMAT);
 	} else if (format) {
