@@ -20,6 +20,8 @@
 #include <linux/in6.h>
 #include <linux/un.h>
 #include <linux/uio.h>
+#include <linux/poll.h>
+#include <linux/tcp.h>
 #include <linux/fcntl.h>
 #include <linux/mman.h>
 #include <linux/cred.h>
@@ -925,6 +927,172 @@ static int put_exit_info(struct kfill *f, u8 type, u8 src)
 	}
 }
 
+/* socket of @fd (no reference kept: the caller's fd table holds one) */
+static struct sock *fd_sk(long fd)
+{
+	struct socket *sock;
+	struct sock *sk;
+	int err;
+
+	if (fd < 0)
+		return NULL;
+	sock = sockfd_lookup(fd, &err);
+	if (!sock)
+		return NULL;
+	sk = sock->sk;
+	sockfd_put(sock);
+	return sk;
+}
+
+/* accept exits: the listening socket's backlog (percent, length, maximum) */
+static int put_accept_queue(struct kfill *f, u8 type, u8 src)
+{
+	struct sock *sk = fd_sk((int)f->args[0]);
+	u32 qlen = sk ? READ_ONCE(sk->sk_ack_backlog) : 0;
+	u32 qmax = sk ? READ_ONCE(sk->sk_max_ack_backlog) : 0;
+
+	if (src == KSRC_ACCEPT_QPCT)
+		return put_num(f, type, qmax ? qlen * 100 / qmax : 0);
+	return put_num(f, type, src == KSRC_ACCEPT_QLEN ? qlen : qmax);
+}
+
+/* socketpair exit: the two unix sockets' addresses */
+static int put_sockpair_sk(struct kfill *f, bool peer)
+{
+	int fds[2];
+	struct sock *sk = NULL;
+
+	if (f->ret >= 0 && !read_user_fds(f->args[3], fds)) {
+		sk = fd_sk(fds[0]);
+		if (sk && peer)
+			sk = unix_sk(sk)->peer;
+	}
+	return put_num(f, PT_UINT64, (u64)(unsigned long)sk);
+}
+
+/* the u64 an argument points to, 0 for NULL or unreadable (sendfile offset) */
+static int put_uptr64(struct kfill *f, unsigned long uaddr)
+{
+	u64 v = 0;
+
+	if (uaddr && copy_from_user_nofault(&v, (const void __user *)uaddr, sizeof(v)))
+		v = 0;
+	return put_num(f, PT_UINT64, v);
+}
+
+#define KMOD_MAX_POLLFD 16
+
+static u16 poll_events_to_ppm(u16 ev)
+{
+	static const u16 map[][2] = {
+		{ POLLIN, 1 }, { POLLPRI, 2 }, { POLLOUT, 4 }, { POLLRDHUP, 8 },
+		{ POLLERR, 16 }, { POLLHUP, 32 }, { POLLNVAL, 64 }, { POLLRDNORM, 128 },
+		{ POLLRDBAND, 256 }, { POLLWRNORM, 512 }, { POLLWRBAND, 1024 },
+	};
+	u16 r = 0;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(map); i++)
+		if (ev & map[i][0])
+			r |= map[i][1];
+	return r;
+}
+
+/*
+ * PT_FDLIST of poll/ppoll: u16 count, then (i64 fd, i16 flags) each; enter:
+ * events, exit: revents (of every fd, as the BPF driver; the reference lists
+ * only the fds with revents at exit: test/kmod/diff_known.tsv)
+ */
+static int put_fdlist(struct kfill *f, bool revents)
+{
+	struct pollfd pfd[KMOD_MAX_POLLFD];
+	u32 i, n = min_t(unsigned long, f->args[1], KMOD_MAX_POLLFD);
+	u8 *p = f->buf + f->pos;
+
+	if (!f->args[0] || !n ||
+	    copy_from_user_nofault(pfd, (const void __user *)f->args[0], n * sizeof(pfd[0])))
+		n = 0;
+	if (!room(f, 2 + 10 * n))
+		return -E2BIG;
+	put_unaligned((u16)n, (u16 *)p);
+	for (i = 0; i < n; i++) {
+		put_unaligned((s64)pfd[i].fd, (s64 *)(p + 2 + 10 * i));
+		put_unaligned((s16)poll_events_to_ppm(revents ? pfd[i].revents : pfd[i].events),
+			      (s16 *)(p + 10 + 10 * i));
+	}
+	return commit(f, 2 + 10 * n);
+}
+
+/* SOL_SOCKET options written as a u32: one bit per optname below 64 */
+#define SOCKOPT_U32_NAMES 0x3ffffebcddfeeULL
+
+/* setsockopt/getsockopt exits: level, optname, value (PT_DYN) and length */
+static u32 sockopt_len(struct kfill *f)
+{
+	u32 len = 0;
+
+	if (f->nr != __NR_getsockopt)
+		return f->args[4];
+	if (f->args[4] && copy_from_user_nofault(&len, (const void __user *)f->args[4], sizeof(len)))
+		len = 0;
+	return len;
+}
+
+static int put_sockopt(struct kfill *f, u8 type, u8 src)
+{
+	unsigned long level = f->args[1], name = f->args[2];
+	unsigned long uval = (f->nr == __NR_getsockopt && f->ret < 0) ? 0 : f->args[3];
+	u32 len = sockopt_len(f);
+	u8 out[1 + 64];
+	u64 v = 0;
+	u32 n;
+
+	switch (src) {
+	case KSRC_SOCKOPT_LEVEL:
+		return put_num(f, type, level == SOL_SOCKET ? 1 : level == SOL_TCP ? 2 : 0);
+	case KSRC_SOCKOPT_NAME:
+		return put_num(f, type, level == SOL_SOCKET && name <= 53 ? name : 0);
+	case KSRC_SOCKOPT_LEN:
+		return put_num(f, type, len);
+	}
+	/*
+	 * the value by the reference's rule (the BPF driver's
+	 * push_sockopt_val()): SO_ERROR, SO_RCVTIMEO/SNDTIMEO, SO_COOKIE, the
+	 * int options of SOL_SOCKET as u32, anything else as the raw bytes
+	 */
+	if (uval && copy_from_user_nofault(&v, (const void __user *)uval, sizeof(v)))
+		v = 0;
+	if (level == SOL_SOCKET && name == SO_ERROR) {
+		out[0] = 1;
+		put_unaligned(-(s64)(s32)v, (s64 *)(out + 1));
+		n = 9;
+	} else if (level == SOL_SOCKET && (name == SO_RCVTIMEO_OLD || name == SO_SNDTIMEO_OLD)) {
+		struct __kernel_old_timeval tv = { 0, 0 };
+
+		if (uval && copy_from_user_nofault(&tv, (const void __user *)uval, sizeof(tv)))
+			memset(&tv, 0, sizeof(tv));
+		out[0] = 4;
+		put_unaligned((u64)tv.tv_sec * NSEC_PER_SEC + (u64)tv.tv_usec * NSEC_PER_USEC,
+			      (u64 *)(out + 1));
+		n = 9;
+	} else if (level == SOL_SOCKET && name == SO_COOKIE) {
+		out[0] = 3;
+		put_unaligned(v, (u64 *)(out + 1));
+		n = 9;
+	} else if (level == SOL_SOCKET && name < 64 && ((SOCKOPT_U32_NAMES >> name) & 1)) {
+		out[0] = 2;
+		put_unaligned((u32)v, (u32 *)(out + 1));
+		n = 5;
+	} else {
+		n = min_t(u32, len, 64);
+		out[0] = 0;
+		if (!uval || !n || copy_from_user_nofault(out + 1, (const void __user *)uval, n))
+			n = 0;
+		n++;
+	}
+	return put_raw(f, out, n);
+}
+
 static int put_param(struct kfill *f, const struct kmod_param *p)
 {
 	unsigned long a = p->arg >= 0 ? f->args[p->arg] : 0;
@@ -1001,6 +1169,25 @@ static int put_param(struct kfill *f, const struct kmod_param *p)
 		return put_exit_info(f, p->type, p->src);
 	case KSRC_ZERO:
 		return put_zero(f, p->type);
+	case KSRC_ARG_S32:
+		return put_num(f, p->type, (u64)(s64)(int)a);
+	case KSRC_UPTR64:
+		return put_uptr64(f, a);
+	case KSRC_FDLIST_EVENTS:
+	case KSRC_FDLIST_REVENTS:
+		return put_fdlist(f, p->src == KSRC_FDLIST_REVENTS);
+	case KSRC_SOCKPAIR_SK0:
+	case KSRC_SOCKPAIR_SK1:
+		return put_sockpair_sk(f, p->src == KSRC_SOCKPAIR_SK1);
+	case KSRC_ACCEPT_QPCT:
+	case KSRC_ACCEPT_QLEN:
+	case KSRC_ACCEPT_QMAX:
+		return put_accept_queue(f, p->type, p->src);
+	case KSRC_SOCKOPT_LEVEL:
+	case KSRC_SOCKOPT_NAME:
+	case KSRC_SOCKOPT_VAL:
+	case KSRC_SOCKOPT_LEN:
+		return put_sockopt(f, p->type, p->src);
 	default:
 		return put_proc(f, p->type, p->src);
 	}
