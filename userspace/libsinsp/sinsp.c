@@ -6,7 +6,8 @@
  * the previous event (procexit thread, closed fd), numbers the event, runs
  * the state parsers (parser.c) and hands back the event with its context.
  * A new section in a file (SCAP_NEW_SECTION) drops the state and reloads
- * it from the new metadata, as sinsp::restart_capture does.
+ * it from the new metadata, as sinsp::restart_capture does (the container
+ * table too: the new section's container events fill it again).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +60,7 @@ void sinsp_close(struct sinsp *s)
 		return;
 	threads_clear(s);
 	free(s->threads);
+	containers_clear(s);
 	thread_free(s->container_thread);
 	stacks_free(s->stacks);
 	if (s->fd_pool) {
@@ -97,6 +99,7 @@ int sinsp_next(struct sinsp *s, struct sinsp_evt *evt)
 		if (rc != SCAP_NEW_SECTION)
 			break;
 		threads_clear(s);
+		containers_clear(s);
 		if (load_state(s))
 			return SCAP_FAILURE;
 	}

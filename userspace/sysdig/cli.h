@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "fleet.h"
+#include "flight.h"
 
 #define SYSDIG_VERSION "0.29.3"	/* the sysdig we are compatible with */
 #ifndef SYSDIGC_VERSION
@@ -79,7 +80,11 @@ struct cli_opts {
 	const char *plugin_config_file;	/* --plugin-config-file */
 	struct plugin *source;		/* -I: the source plugin (plugin.h) */
 	char *rerun;			/* a chisel's sysdig.run_app arguments */
+	char **cmd;			/* -- CMD ARGS... (NULL: none) */
+	const char *cmd_user;		/* --user NAME: CMD runs as NAME */
 	struct fleet_opts fleet;		/* --metrics-listen, --export (fleet.h) */
+	struct flight_opts flight;	/* --flight-recorder, --trigger (flight.h) */
+	int bench_runs;			/* --bench N, 0: off (bench_mode.c) */
 };
 
 /* plugin_cli.c */
@@ -95,5 +100,10 @@ void print_help(FILE *out);
 
 /* capture.c: runs the whole capture; returns the exit status */
 int run_capture(struct cli_opts *o);
+/* events the engines returned in the last run_capture() */
+uint64_t run_capture_events(void);
+
+/* bench_mode.c: --bench N; returns the exit status */
+int bench_run(struct cli_opts *o);
 
 #endif

@@ -370,8 +370,16 @@ static int open_cpus(struct kmod_engine *k, char *err)
 
 struct scap *scap_kmod_open(const struct scap_live_opts *opts, char *err)
 {
-	struct kmod_engine *k = calloc(1, sizeof(*k));
-	struct scap *h = calloc(1, sizeof(*h));
+	struct kmod_engine *k;
+	struct scap *h;
+
+	/* no process selection in the module (yet): it delivers every task */
+	if (opts && opts->select && opts->select->exact) {
+		snprintf(err, SCAP_ERRBUF_SIZE, "kmod: the kernel module cannot select a process tree (sysdig -- CMD): use --bpf");
+		return NULL;
+	}
+	k = calloc(1, sizeof(*k));
+	h = calloc(1, sizeof(*h));
 
 	if (!k || !h || !(k->cpus = calloc(KMOD_MAX_CPUS, sizeof(*k->cpus)))) {
 		snprintf(err, SCAP_ERRBUF_SIZE, "kmod: out of memory");
