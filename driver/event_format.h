@@ -104,6 +104,9 @@ struct scap_bpf_counters {
  * thread group leader's) are captured, plus the process lifecycle: the
  * syscalls marked SCAP_BPF_SC_LIFECYCLE and procexit of every task */
 #define SCAP_BPF_F_COMM 2
+/* settings.flags: stack events (SCAP_BPF_SC_STACK) carry the kernel stack
+ * too (--kernel-stacks) */
+#define SCAP_BPF_F_KSTACK 64
 /* settings.flags: the tasks named one of the sel_comms map (-U) are not
  * captured, except their lifecycle (driver/bpf/select.bpf.h) */
 #define SCAP_BPF_F_SUPPRESS 4
@@ -127,6 +130,12 @@ struct scap_bpf_comm {
 /* settings.syscall_mask[nr] bits */
 #define SCAP_BPF_SC_CAPTURE 1		/* captured */
 #define SCAP_BPF_SC_LIFECYCLE 2		/* clone/fork/execve...: passes the comm filter */
+#define SCAP_BPF_SC_STACK 4		/* --stacks: a PPME_STACK_E before its enter event */
+
+/* PPME_STACK_E (driver/ext_events.tsv): what the drivers take at most */
+#define SCAP_STACK_USER_FRAMES 64	/* user return addresses, frame pointer walk */
+#define SCAP_STACK_TOP_BYTES 256	/* the user stack from sp */
+#define SCAP_STACK_KERNEL_FRAMES 32
 
 struct scap_bpf_settings {
 	uint64_t boot_epoch_ns;	/* epoch ns at boot: added to ktime_get_boot_ns */

@@ -99,9 +99,10 @@ static __always_inline __u64 current_captured(void)
 
 /*
  * tid = the thread going off the CPU, next = the incoming one; the counters
- * are those of the outgoing thread.  Like the reference driver, switches
- * from or to the idle task are not reported; unlike it, neither are the
- * capturing process's own (its polling would feed back into the capture).
+ * are those of the outgoing thread, next=0 for the idle task, as the
+ * reference driver (and the kernel module) writes it.  The idle task's own
+ * switches are not reported, nor, unlike the reference, the capturing
+ * process's own (its polling would feed back into the capture).
  */
 SEC("tp_btf/sched_switch")
 int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
@@ -109,7 +110,7 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 	struct switch_evt e;
 	__u32 i;
 
-	if (!settings.enabled || !prev->pid || !next->pid || prev->tgid == settings.self_tgid)
+	if (!settings.enabled || !prev->pid || prev->tgid == settings.self_tgid)
 		return 0;
 	if (task_dropped(prev, 0, cpu_counters(), 1))
 		return 0;

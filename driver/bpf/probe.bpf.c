@@ -345,6 +345,8 @@ captured_syscall(struct hook_ctx *h, __u64 nr, __u32 nevts)
 	return p;
 }
 
+#include "stack.bpf.h"
+
 /* the call's context in the scratch area, then its filler (no return) */
 static __always_inline void run_filler(void *ctx, struct hook_ctx *h, const struct syscall_evt_pair *p,
 				       struct pt_regs *regs, long ret, __u32 phase)
@@ -386,6 +388,8 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	p = captured_syscall(&h, nr, pair ? 2 : 1);
 	if (!p)
 		return 0;
+	if (pair)
+		stack_hook(ctx, &h, regs, nr);
 	if (p->kind == 1)
 		run_filler(ctx, &h, p, regs, ret, pair ? PHASE_PAIR : PHASE_EXIT);
 	if (pair)
@@ -403,6 +407,7 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 	p = captured_syscall(&h, id, 1);
 	if (!p)
 		return 0;
+	stack_hook(ctx, &h, regs, id);
 	if (p->kind == 1)
 		run_filler(ctx, &h, p, regs, 0, PHASE_ENTER);
 	return emit_generic_enter(h.cpu, h.c, h.ts, h.tid, p->ppm_sc, id);

@@ -224,15 +224,26 @@ static int procinfo_get_stats(struct scap *h, struct scap_stats *st)
 	return rc;
 }
 
-static double procinfo_progress(struct scap *h)
+/* an op of the inner engine, called with its own engine state */
+static double inner_progress(struct scap *h, double (*op)(struct scap *))
 {
 	struct procinfo_layer *l = h->engine;
 	double p;
 
 	h->engine = l->inner;
-	p = l->inner_ops->progress ? l->inner_ops->progress(h) : -1;
+	p = op ? op(h) : -1;
 	h->engine = l;
 	return p;
+}
+
+static double procinfo_progress(struct scap *h)
+{
+	return inner_progress(h, ((struct procinfo_layer *)h->engine)->inner_ops->progress);
+}
+
+static double procinfo_reference_progress(struct scap *h)
+{
+	return inner_progress(h, ((struct procinfo_layer *)h->engine)->inner_ops->reference_progress);
 }
 
 static void procinfo_close(struct scap *h)
@@ -252,6 +263,7 @@ static const struct scap_engine_ops procinfo_ops = {
 	.next = procinfo_next,
 	.get_stats = procinfo_get_stats,
 	.progress = procinfo_progress,
+	.reference_progress = procinfo_reference_progress,
 	.close = procinfo_close,
 };
 

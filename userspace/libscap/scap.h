@@ -208,6 +208,10 @@ struct scap_engine_ops {
 	int (*get_stats)(struct scap *h, struct scap_stats *st);
 	/* fraction of the input consumed, 0..1 (files) or -1 */
 	double (*progress)(struct scap *h);
+	/* optional: the fraction sysdig 0.29.3 would report here (its
+	 * reader's buffered file position, savefile_progress.h), 0..1 or -1;
+	 * costlier than progress (chisels' sysdig.get_read_progress) */
+	double (*reference_progress)(struct scap *h);
 	void (*close)(struct scap *h);
 	/* live: 0 when the driver leaves the thread out (scap_live_opts
 	 * select), so userspace makes no events of it either; NULL: all */
@@ -278,6 +282,10 @@ struct scap_live_opts {
 	 * plus every process's clone/fork/execve/procexit; a hint, the caller
 	 * still filters (engines may ignore it) */
 	const char *comm;
+	/* --stacks: NULL none; else [PPM_EVENT_MAX] 1 where the call stack of
+	 * the event's syscall is taken (a PPME_STACK_E before its enter event) */
+	const uint8_t *stack_mask;
+	int kernel_stacks;	/* --kernel-stacks: the stack events carry the kernel stack */
 	/* non-NULL: only these processes, threads and process trees (a hint
 	 * like comm: the caller still filters; engines may ignore it) */
 	const struct scap_select *select;
@@ -307,6 +315,8 @@ int scap_decode_params(struct scap_evt *evt);
 /* metadata helpers (scap_metadata.c) */
 void scap_metadata_free(struct scap_metadata *m);
 void scap_metadata_remove_thread(struct scap_metadata *m, uint32_t i);
+/* frees what a thread entry owns (strings, fds) and zeroes it */
+void scap_thread_free(struct scap_threadinfo *t);
 /* forget the user and group tables (-E) */
 void scap_metadata_drop_users(struct scap_metadata *m);
 struct scap_threadinfo *scap_metadata_add_thread(struct scap_metadata *m);

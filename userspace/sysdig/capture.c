@@ -6,6 +6,7 @@
  * prints the -S summary and -v statistics at the end.  Live captures push
  * what they can into the driver (live_pushdown: event types, proc.name),
  * and a live -w without filter skips the state engine (is_raw_dump).
+ * With --flight-recorder the writer's events go to its ring (flight.c).
  */
 #include <signal.h>
 #include <stdarg.h>
@@ -23,6 +24,7 @@
 #include "plugin.h"
 #include "render.h"
 #include "sinsp.h"
+#include "stacks.h"
 #include "trace_cmd.h"
 
 #define DEFAULT_FORMAT "*%evt.num %evt.outputtime %evt.cpu %proc.name (%thread.tid) %evt.dir %evt.type %evt.info"
@@ -32,6 +34,7 @@
 #define OUT_FLUSH_SIZE (256 * 1024)
 
 static volatile sig_atomic_t g_stop;
+static uint64_t g_events_read;	/* run_capture_events() */
 static struct chisel_runtime *volatile g_chisels;	/* interrupted with the loop */
 
 #define CHISEL_GRACE_SECS 1
@@ -193,6 +196,7 @@ struct writer {
 	const struct scap_metadata *meta;
 	struct sinsp *s;		/* --filter-proclist: the state the filter reads */
 	struct filter *flt;		/* --filter-proclist: NULL when off */
+	struct flight *fr;		/* --flight-recorder: the ring instead of files */
 	int index;		/* file number for rotation */
 	uint64_t events;	/* events in the current file */
 	uint64_t file_start_ts;
@@ -345,10 +349,13 @@ static int writer_close(struct writer *w)
 }
 
 /* 0, or -1 on a write error (printed) */
-static int writer_event(struct writer *w, const struct sinsp_evt *e, uint32_t flags)
+static int writer_event(struct writer *w, struct sinsp_evt *e, uint32_t flags)
 {
 	const struct cli_opts *o = w->o;
 	int rotate = 0;
+
+	if (w->fr)
+		return flight_event(w->fr, w->s, e, flags);
 
 	if (w->d) {
 		/* -C: every byte counts (headers, metadata); the file stays
@@ -419,11 +426,14 @@ struct run {
 	 * event is a plugin event (as sysdig 0.29.3 picks it), else dropped */
 	struct formatter *plugin_fmt;
 	struct filter *flt;
+	struct filter *stacks_flt;	/* --stacks-filter */
 	struct chisel_runtime *chisels;
 	struct summary *sm;
 	struct output out;
 	struct writer w;
 	struct fleet *fleet;	/* --metrics-listen / --export, NULL: none */
+	struct flight *fr;	/* --flight-recorder, NULL: none */
+	int last_source;	/* the source run_source reads is the last one */
 	struct traced_cmd *cmd;	/* -- CMD, NULL: none */
 	int cmd_idle;		/* empty polls since CMD was reaped */
 	uint64_t nread;		/* events read (passing the capture filter) */
@@ -455,6 +465,23 @@ static int modifies_state(const struct sinsp_evt *e)
 	return e->info && (e->info->flags & (EF_MODIFIES_STATE | EF_CREATES_FD | EF_DESTROYS_FD));
 }
 
+/* a stack event to the -w file, after the mappings read for it */
+static int write_stack_event(struct run *r, struct sinsp *s, struct sinsp_evt *e)
+{
+	const struct scap_evt *maps = stacks_take_maps(s);
+
+	if (!r->w.o)
+		return 0;
+	if (maps) {
+		struct sinsp_evt me = *e;
+
+		me.scap = *maps;
+		if (writer_event(&r->w, &me, 0))
+			return -1;
+	}
+	return writer_event(&r->w, e, e->scap.dump_flags);
+}
+
 /* one event; returns 0 to go on, 1 to stop, -1 on error */
 static int handle_event(struct run *r, struct sinsp *s, struct sinsp_evt *e)
 {
@@ -463,6 +490,10 @@ static int handle_event(struct run *r, struct sinsp *s, struct sinsp_evt *e)
 	int pass = 1;
 	int rc;
 
+	/* our stack events: state for %evt.stack, kept in the file (with the
+	 * mappings read for them first) */
+	if (ppm_event_is_ext(e->scap.type))
+		return write_stack_event(r, s, e);
 	/* the container events at the start of a file are metadata the
 	 * reference consumes while opening it: they keep their event numbers
 	 * but no output (not even -D), no -n count, no chisel's on_event (its
@@ -503,6 +534,8 @@ static int handle_event(struct run *r, struct sinsp *s, struct sinsp_evt *e)
 		return 0;
 	}
 	r->nread++;
+	if (r->stacks_flt && !filter_run(r->stacks_flt, s, e))
+		stacks_hide(s, e);
 	if (r->sm && !r->chisels && !is_container_json(e))
 		r->sm->count[summary_slot(e)]++;
 	if (r->fleet)
@@ -562,7 +595,7 @@ static int capture_filter(void *ctx, struct sinsp *s, struct sinsp_evt *e)
  */
 static int is_raw_dump(const struct run *r, const struct sinsp *s)
 {
-	return s->is_live && r->o->write_path && !r->flt && !r->chisels && !r->sm && !r->fleet;
+	return s->is_live && r->o->write_path && !r->flt && !r->chisels && !r->sm && !r->fleet && !r->fr;
 }
 
 /* the next event from the engine, without the state engine */
@@ -594,8 +627,8 @@ static int nothing_reads_fds(const struct run *r)
 {
 	const struct cli_opts *o = r->o;
 
-	return o->quiet && !r->chisels && !r->sm && !r->fleet && !o->display_filter && r->flt &&
-	       filter_only_proc_name(r->flt);
+	return o->quiet && !r->chisels && !r->sm && !r->fleet && !r->fr && !o->display_filter &&
+	       r->flt && filter_only_proc_name(r->flt);
 }
 
 /* what the options change in an engine before the state engine sees it:
@@ -616,7 +649,7 @@ static int run_source(struct run *r, struct scap *h)
 	char err[SCAP_ERRBUF_SIZE] = "";
 	struct sinsp *s = prepare_source(r->o, h) ? NULL : sinsp_open(h, err);
 	struct sinsp_evt e;
-	int progress = r->o->progress || (r->o->write_path && r->o->ninputs);
+	int progress = r->o->progress || (r->o->write_path && r->o->ninputs && !r->fr);
 	int rc = 0, raw;
 
 	if (!s) {
@@ -643,10 +676,11 @@ static int run_source(struct run *r, struct scap *h)
 		r->w.meta = &h->meta;
 		r->w.s = s;
 		r->w.flt = r->o->filter_proclist ? r->flt : NULL;
+		r->w.fr = r->fr;
 		/* the file exists, with its metadata, from the start: a signal
 		 * before the first event still leaves a valid capture (a -G
 		 * name from the first event's time must wait for it) */
-		if (!r->w.d && !(r->o->rotate_secs && !s->is_live) &&
+		if (!r->w.d && !r->fr && !(r->o->rotate_secs && !s->is_live) &&
 		    writer_open(&r->w, (uint64_t)time(NULL) * 1000000000ULL)) {
 			sinsp_close(s);
 			return 1;
@@ -669,6 +703,8 @@ static int run_source(struct run *r, struct scap *h)
 				break;
 			if (r->fleet)
 				fleet_tick(r->fleet, h);
+			if (r->fr)
+				flight_tick(r->fr, s, FLIGHT_CLOCK);
 			/* live: on_interval keeps its pace without events */
 			if (r->chisels && chisel_tick(r->chisels, r->err, sizeof(r->err)) < 0) {
 				fprintf(stderr, "%s\n", r->err);
@@ -697,6 +733,8 @@ static int run_source(struct run *r, struct scap *h)
 		if (r->cmd && !traced_cmd_keep(r->cmd, &e.scap))
 			continue;
 		n = handle_event(r, s, &e);
+		if (r->fr && n == 0)
+			flight_tick(r->fr, s, e.scap.ts);
 		if (n < 0 && stopped_by_signal(r->err))
 			break;
 		if (n < 0) {
@@ -727,6 +765,9 @@ static int run_source(struct run *r, struct scap *h)
 	}
 	fflush(stdout);
 	if (r->w.d && writer_close(&r->w))
+		rc = 1;
+	/* the flight recorder's dump at the end, with this source's state */
+	if (r->fr && (r->last_source || r->stop || g_stop || rc) && flight_finish(r->fr, s))
 		rc = 1;
 	if (r->o->recover && h->skipped_regions) {
 		fprintf(stderr, "--recover: skipped %llu damaged regions (%llu bytes)\n",
@@ -866,6 +907,23 @@ static int finish_cmd(struct run *r, int status)
 	return status ? status : code;
 }
 
+/*
+ * --stacks: the syscalls whose stacks the driver takes, those the stacks
+ * filter (else the capture filter) may select by event type; the rest of
+ * --stacks-filter is applied to each event (handle_event)
+ */
+static void stacks_pushdown(struct run *r, struct scap_live_opts *lo)
+{
+	static uint8_t mask[PPM_EVENT_MAX];
+	const struct filter *f = r->stacks_flt ? r->stacks_flt : r->flt;
+
+	if (!r->o->stacks)
+		return;
+	for (int t = 0; t < PPM_EVENT_MAX; t++)
+		mask[t] = !f || filter_may_match_type(f, (uint16_t)t);
+	lo->stack_mask = mask;
+}
+
 int run_capture(struct cli_opts *o)
 {
 	static struct run r;
@@ -898,6 +956,17 @@ int run_capture(struct cli_opts *o)
 			return 1;
 		}
 	}
+	if (o->stacks && (o->ninputs || o->source)) {
+		fprintf(stderr, "--stacks works on live captures only (the stacks in a file are printed by %%evt.stack)\n");
+		return 1;
+	}
+	if (o->stacks_filter) {
+		r.stacks_flt = filter_compile(o->stacks_filter, r.err, sizeof(r.err));
+		if (!r.stacks_flt) {
+			fprintf(stderr, "--stacks-filter: %s\n", r.err);
+			return 1;
+		}
+	}
 	if (o->summary) {
 		r.sm = calloc(1, sizeof(*r.sm));
 		if (!r.sm)
@@ -908,6 +977,13 @@ int run_capture(struct cli_opts *o)
 		fprintf(stderr, "%s\n", r.err);
 		return 1;
 	}
+	r.fr = flight_start(o, r.err, sizeof(r.err));
+	if (!r.fr && r.err[0]) {
+		fprintf(stderr, "%s\n", r.err);
+		fleet_finish(r.fleet, 0, &g_stop);
+		return 1;
+	}
+	r.last_source = !o->ninputs;
 	if (r.chisels && fleet_metrics(r.fleet))
 		chisel_set_metrics_sink(r.chisels, metrics_publish, fleet_metrics(r.fleet));
 
@@ -942,6 +1018,8 @@ int run_capture(struct cli_opts *o)
 		lo.exit_only = o->exit_only;
 		lo.buffer_bytes_per_cpu = o->buffer_bytes;
 		live_pushdown(&r, &lo);
+		stacks_pushdown(&r, &lo);
+		lo.kernel_stacks = o->kernel_stacks;
 		if (o->cmd && (status = start_cmd(&r, &lo))) {
 			fleet_finish(r.fleet, 0, &g_stop);
 			return status;
@@ -980,6 +1058,7 @@ int run_capture(struct cli_opts *o)
 			status = 1;
 			break;
 		}
+		r.last_source = i == o->ninputs - 1;
 		status = run_source(&r, h);
 		if (status)
 			break;
@@ -995,6 +1074,8 @@ int run_capture(struct cli_opts *o)
 	formatter_free(r.plugin_fmt);
 	if (r.flt)
 		filter_free(r.flt);
+	if (r.stacks_flt)
+		filter_free(r.stacks_flt);
 	g_chisels = NULL;
 	if (r.chisels) {
 		if (chisel_run_app(r.chisels) && !status)
@@ -1003,5 +1084,13 @@ int run_capture(struct cli_opts *o)
 	}
 	sb_free(&r.out.buf);
 	free(r.sm);
+	flight_free(r.fr);
+	r.fr = NULL;
+	g_events_read = r.total;
 	return status;
+}
+
+uint64_t run_capture_events(void)
+{
+	return g_events_read;
 }

@@ -435,12 +435,16 @@ static void apply_settings(struct bpf_engine *e, const struct scap_live_opts *o)
 	st->boot_epoch_ns = boot_epoch_ns();
 	st->self_tgid = o->skip_self ? (uint32_t)getpid() : 0;
 	st->snaplen = o->snaplen ? o->snaplen : SCAP_BPF_DEFAULT_SNAPLEN;
-	st->flags = o->exit_only ? SCAP_BPF_F_EXIT_ONLY : 0;
+	st->flags = (o->exit_only ? SCAP_BPF_F_EXIT_ONLY : 0) |
+		    (o->kernel_stacks ? SCAP_BPF_F_KSTACK : 0);
 	for (nr = 0; nr < SCAP_BPF_MAX_SYSCALLS; nr++) {
 		uint16_t ev = nr < SYSCALL_TABLE_SIZE ? g_syscall_table[nr].enter_event : 0;
 
 		st->syscall_mask[nr] = !wanted(o, ev) ? 0 :
 			SCAP_BPF_SC_CAPTURE | (is_lifecycle(ev) ? SCAP_BPF_SC_LIFECYCLE : 0);
+		if (st->syscall_mask[nr] && o->stack_mask &&
+		    (o->stack_mask[ev] || (ev + 1 < PPM_EVENT_MAX && o->stack_mask[ev + 1])))
+			st->syscall_mask[nr] |= SCAP_BPF_SC_STACK;
 	}
 }
 

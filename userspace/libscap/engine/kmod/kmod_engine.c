@@ -137,10 +137,15 @@ static int configure(struct kmod_engine *k, const struct scap_live_opts *o, char
 	struct kmod_mask mask;
 	int fd = k->cpus[0].fd;
 
-	memset(&mask, 1, sizeof(mask));
+	memset(&mask, KMOD_MASK_CAPTURE, sizeof(mask));
 	if (o && o->syscall_mask)
 		for (unsigned i = 0; i < PPM_EVENT_MAX; i++)
-			mask.events[i] = o->syscall_mask[i] ? 1 : 0;
+			mask.events[i] = o->syscall_mask[i] ? KMOD_MASK_CAPTURE : 0;
+	/* --stacks: on the enter events of the selected syscalls (the stack is
+	 * taken at entry) */
+	for (unsigned i = 0; o && o->stack_mask && i < PPM_EVENT_MAX; i += 2)
+		if (mask.events[i] && (o->stack_mask[i] || o->stack_mask[i + 1]))
+			mask.events[i] |= KMOD_MASK_STACK | (o->kernel_stacks ? KMOD_MASK_KSTACK : 0);
 	if (ioctl(fd, KMOD_IOC_SET_SNAPLEN, &snaplen) ||
 	    ioctl(fd, KMOD_IOC_SET_MASK, &mask) ||
 	    ioctl(fd, KMOD_IOC_SKIP_TGID, &self) ||
