@@ -23,8 +23,8 @@
 #   pid_filter         proc.pid=P goes down to the driver: a storm of another
 #                      process is not delivered (counted as unselected), every
 #                      call of P written, nothing of its child or of others
-#   suppress_comm      -U STORM live: the storm is left out in the driver
-#                      (its lifecycle only reaches userspace), none in the file
+#   suppress_comm      -U STORM live, our own process execs the storm: left out
+#                      in the driver (only its lifecycle reaches userspace)
 #   trace_cmd          sysdig -- FORKER (a known tree of 4 processes) while a
 #                      storm runs: exactly its pids and comms from its execve to
 #                      its procexit, its exit code; with -w, -j, -c and --user
@@ -422,15 +422,20 @@ pid_filter)
 		"$W > procexit status=0 ret=0 sig=0 core=0 $"
 	;;
 suppress_comm)
-	# the filter keeps the driver to the storm's name and -U drops that
-	# name there: what reaches user space is the lifecycle (clone, exec,
-	# exit) of every process, which the comm rules let through
+	# our own process P (a gated sh that execs the storm) is the only one
+	# the driver selects (proc.pid=P); -U drops the storm's name there, so
+	# what P delivers is its shell part and its lifecycle, a few events
 	S=$(basename "$STORM" | cut -c1-15)
-	start_capture "$TMP/c.scap" -D -v -U "$S" "proc.name=$S"
-	"$STORM" getppid 200000 >/dev/null
+	rm -f "$TMP/gate"
+	sh -c 'while [ ! -e "$1" ]; do sleep 0.05; done; exec "$2" getppid 200000 >/dev/null' sh "$TMP/gate" "$STORM" &
+	WL_RUN=$!
+	start_capture "$TMP/c.scap" -D -v -U "$S" "proc.pid=$WL_RUN"
+	touch "$TMP/gate"
+	wait "$WL_RUN" || fail "storm failed"
+	WL_RUN=
 	stop_capture
 	storm_left_out comm 100000
-	n=$("$SYSDIG" -r "$TMP/c.scap" 2>&1 | wc -l)
+	n=$("$SYSDIG" -r "$TMP/c.scap" "proc.name=$S" 2>&1 | wc -l)
 	[ "$n" = 0 ] || fail "-U: $n events of $S in the file"
 	;;
 trace_cmd)
