@@ -76,15 +76,15 @@ static __always_inline void emit_fixed(void *rec, __u32 len, __u64 ts, __u64 tid
 	output_evts(cpu, c, ts, rec, len, 1);
 }
 
-/* one event left out by the comm filter */
-static __always_inline void count_suppressed(void)
+/* the counters of this CPU */
+static __always_inline struct scap_bpf_counters *cpu_counters(void)
 {
-	count_add(&counters[bpf_get_smp_processor_id() & (SCAP_BPF_MAX_CPUS - 1)].n_suppressed, 1);
+	return &counters[bpf_get_smp_processor_id() & (SCAP_BPF_MAX_CPUS - 1)];
 }
 
 /*
  * The current task's pid_tgid when its events are captured (capture on,
- * not the capturing process, past the comm filter), else 0
+ * not the capturing process, selected: select.bpf.h), else 0
  */
 static __always_inline __u64 current_captured(void)
 {
@@ -92,18 +92,17 @@ static __always_inline __u64 current_captured(void)
 
 	if (!settings.enabled || (__u32)(pid_tgid >> 32) == settings.self_tgid)
 		return 0;
-	if (comm_filtered(bpf_get_current_task_btf())) {
-		count_suppressed();
+	if (task_dropped(bpf_get_current_task_btf(), 0, cpu_counters(), 1))
 		return 0;
-	}
 	return pid_tgid;
 }
 
 /*
  * tid = the thread going off the CPU, next = the incoming one; the counters
- * are those of the outgoing thread.  Like the reference driver, switches
- * from or to the idle task are not reported; unlike it, neither are the
- * capturing process's own (its polling would feed back into the capture).
+ * are those of the outgoing thread, next=0 for the idle task, as the
+ * reference driver (and the kernel module) writes it.  The idle task's own
+ * switches are not reported, nor, unlike the reference, the capturing
+ * process's own (its polling would feed back into the capture).
  */
 SEC("tp_btf/sched_switch")
 int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
@@ -111,12 +110,10 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 	struct switch_evt e;
 	__u32 i;
 
-	if (!settings.enabled || !prev->pid || !next->pid || prev->tgid == settings.self_tgid)
+	if (!settings.enabled || !prev->pid || prev->tgid == settings.self_tgid)
 		return 0;
-	if (comm_filtered(prev)) {
-		count_suppressed();
+	if (task_dropped(prev, 0, cpu_counters(), 1))
 		return 0;
-	}
 	e.ts = now_ns();
 	e.tid = prev->pid;
 	e.len = sizeof(e);

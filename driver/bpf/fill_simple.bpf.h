@@ -12,7 +12,7 @@
 
 enum pkind {
 	K_NONE,
-	K_S32,		/* argument as signed 32-bit, stored as 8 bytes (fd, pid) */
+	K_S32,		/* fd or pid argument, 8 bytes as the register holds it (arg_fd) */
 	K_U64,		/* argument, 8 bytes */
 	K_U32,
 	K_U16,
@@ -39,6 +39,8 @@ enum pkind {
 	K_HOW_MODE,
 	K_HOW_RESOLVE,	/* resolve -> PPM_RESOLVE_* */
 	K_SEMGETF,	/* semget flags -> PPM_IPC_* */
+	K_PATH_NULL,	/* user string, "(NULL)" when unreadable (the open calls' enter) */
+	K_ZERO32,	/* 4 bytes 0: a value the reference writes as 0 */
 };
 
 #define P(k, a) ((k) << 3 | (a))
@@ -47,11 +49,11 @@ enum pkind {
 #define R P(K_RET, 0)
 /* global so that userspace (the skeleton) sees which pairs it fills */
 const struct simple_spec simple_specs[PPM_EVENT_MAX] = {
-	[PPME_SYSCALL_OPEN_E] = { 3, 5, { P(K_PATH, 0), P(K_OFLAGS, 1), P(K_OMODE, 2) },
+	[PPME_SYSCALL_OPEN_E] = { 3, 5, { P(K_PATH_NULL, 0), P(K_OFLAGS, 1), P(K_OMODE, 2) },
 		{ R, P(K_PATH, 0), P(K_OFLAGS, 1), P(K_OMODE, 2), P(K_DEV, 0) } },
-	[PPME_SYSCALL_OPENAT_2_E] = { 4, 6, { P(K_S32, 0), P(K_PATH, 1), P(K_OFLAGS, 2), P(K_OMODE, 3) },
+	[PPME_SYSCALL_OPENAT_2_E] = { 4, 6, { P(K_S32, 0), P(K_PATH_NULL, 1), P(K_OFLAGS, 2), P(K_OMODE, 3) },
 		{ R, P(K_S32, 0), P(K_PATH, 1), P(K_OFLAGS, 2), P(K_OMODE, 3), P(K_DEV, 0) } },
-	[PPME_SYSCALL_CREAT_E] = { 2, 4, { P(K_PATH, 0), P(K_MODE, 1) },
+	[PPME_SYSCALL_CREAT_E] = { 2, 4, { P(K_PATH_NULL, 0), P(K_MODE, 1) },
 		{ R, P(K_PATH, 0), P(K_MODE, 1), P(K_DEV, 0) } },
 	[PPME_SYSCALL_CLOSE_E] = { 1, 1, { P(K_S32, 0) }, { R } },
 	[PPME_SYSCALL_STAT_E] = { 0, 2, {}, { R, P(K_PATH, 0) } },
@@ -81,7 +83,7 @@ const struct simple_spec simple_specs[PPM_EVENT_MAX] = {
 	[PPME_SYSCALL_RENAME_E] = { 0, 3, {}, { R, P(K_PATH, 0), P(K_PATH, 1) } },
 	[PPME_SYSCALL_RENAMEAT_E] = { 0, 5, {}, { R, P(K_S32, 0), P(K_PATH, 1), P(K_S32, 2), P(K_PATH, 3) } },
 	[PPME_SYSCALL_RENAMEAT2_E] = { 0, 6, {}, { R, P(K_S32, 0), P(K_PATH, 1), P(K_S32, 2), P(K_PATH, 3), P(K_U32, 4) } },
-	[PPME_SYSCALL_MKDIR_2_E] = { 1, 2, { P(K_U32, 1) }, { R, P(K_PATH, 0) } },
+	[PPME_SYSCALL_MKDIR_2_E] = { 1, 2, { P(K_ZERO32, 0) }, { R, P(K_PATH, 0) } },
 	[PPME_SYSCALL_MKDIRAT_E] = { 0, 4, {}, { R, P(K_S32, 0), P(K_PATH, 1), P(K_U32, 2) } },
 	[PPME_SYSCALL_RMDIR_2_E] = { 0, 2, {}, { R, P(K_PATH, 0) } },
 	[PPME_SYSCALL_LINK_2_E] = { 0, 3, {}, { R, P(K_PATH, 0), P(K_PATH, 1) } },
@@ -90,9 +92,9 @@ const struct simple_spec simple_specs[PPM_EVENT_MAX] = {
 	[PPME_SYSCALL_UNLINKAT_2_E] = { 0, 4, {}, { R, P(K_S32, 0), P(K_PATH, 1), P(K_U32, 2) } },
 	[PPME_SYSCALL_SYMLINK_E] = { 0, 3, {}, { R, P(K_PATH, 0), P(K_PATH, 1) } },
 	[PPME_SYSCALL_SYMLINKAT_E] = { 0, 4, {}, { R, P(K_PATH, 0), P(K_S32, 1), P(K_PATH, 2) } },
-	[PPME_SYSCALL_CHMOD_E] = { 0, 3, {}, { R, P(K_PATH, 0), P(K_U32, 1) } },
-	[PPME_SYSCALL_FCHMOD_E] = { 0, 3, {}, { R, P(K_S32, 0), P(K_U32, 1) } },
-	[PPME_SYSCALL_FCHMODAT_E] = { 0, 4, {}, { R, P(K_S32, 0), P(K_PATH, 1), P(K_U32, 2) } },
+	[PPME_SYSCALL_CHMOD_E] = { 0, 3, {}, { R, P(K_PATH, 0), P(K_MODE, 1) } },
+	[PPME_SYSCALL_FCHMOD_E] = { 0, 3, {}, { R, P(K_S32, 0), P(K_MODE, 1) } },
+	[PPME_SYSCALL_FCHMODAT_E] = { 0, 4, {}, { R, P(K_S32, 0), P(K_PATH, 1), P(K_MODE, 2) } },
 	[PPME_SYSCALL_CHROOT_E] = { 0, 2, {}, { R, P(K_PATH, 0) } },
 	[PPME_SOCKET_SOCKET_E] = { 3, 1, { P(K_U32, 0), P(K_U32, 1), P(K_U32, 2) }, { R } },
 	[PPME_SOCKET_LISTEN_E] = { 2, 1, { P(K_S32, 0), P(K_U32, 1) }, { R } },
@@ -128,7 +130,7 @@ const struct simple_spec simple_specs[PPM_EVENT_MAX] = {
 		{ R, P(K_UPTR64, 2) } },
 	[PPME_SYSCALL_COPY_FILE_RANGE_E] = { 3, 3, { P(K_S32, 0), P(K_UPTR64, 1), P(K_U64, 4) },
 		{ R, P(K_S32, 2), P(K_UPTR64, 3) } },
-	[PPME_SYSCALL_OPENAT2_E] = { 5, 6, { P(K_S32, 0), P(K_PATH, 1), P(K_HOW_FLAGS, 2), P(K_HOW_MODE, 2), P(K_HOW_RESOLVE, 2) },
+	[PPME_SYSCALL_OPENAT2_E] = { 5, 6, { P(K_S32, 0), P(K_PATH_NULL, 1), P(K_HOW_FLAGS, 2), P(K_HOW_MODE, 2), P(K_HOW_RESOLVE, 2) },
 		{ R, P(K_S32, 0), P(K_PATH, 1), P(K_HOW_FLAGS, 2), P(K_HOW_MODE, 2), P(K_HOW_RESOLVE, 2) } },
 	[PPME_SYSCALL_MOUNT_E] = { 1, 4, { P(K_U32, 3) }, { R, P(K_PATH, 0), P(K_PATH, 1), P(K_PATH, 2) } },
 	[PPME_SYSCALL_UMOUNT_E] = { 1, 2, { P(K_U32, 1) }, { R, P(K_PATH, 0) } },
@@ -299,7 +301,7 @@ static __always_inline void push_spec_param(struct bld *b, __u8 d)
 
 	switch (d >> 3) {
 	case K_S32:
-		push_u64(b, (__s64)(__s32)v);
+		push_u64(b, arg_fd(v));
 		break;
 	case K_U64:
 		push_u64(b, v);
@@ -321,6 +323,12 @@ static __always_inline void push_spec_param(struct bld *b, __u8 d)
 		break;
 	case K_PATH:
 		push_ustr(b, v);
+		break;
+	case K_PATH_NULL:
+		push_ustr_as(b, v, 1);
+		break;
+	case K_ZERO32:
+		push_u32(b, 0);
 		break;
 	case K_OFLAGS:
 		push_u32(b, open_flags_to_ppm(v));

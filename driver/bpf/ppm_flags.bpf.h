@@ -74,7 +74,8 @@ static __always_inline __u32 open_flags_to_ppm(__u32 f)
 		r |= PPM_O_LARGEFILE;
 	if (f & LX_O_CLOEXEC)
 		r |= PPM_O_CLOEXEC;
-	if ((f & LX_O_TMPFILE) == LX_O_TMPFILE)
+	/* as the reference driver: any bit of O_TMPFILE, so O_DIRECTORY too */
+	if (f & LX_O_TMPFILE)
 		r |= PPM_O_TMPFILE;
 	return r;
 }

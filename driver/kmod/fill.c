@@ -47,6 +47,7 @@
 #define KMOD_MAX_PROC_AREA 4096	/* bytes of args or env copied */
 #define KMOD_MAX_PATH 4096
 #define KMOD_MAX_IOV 32
+#define PPM_EXE_WRITABLE 1	/* execve exit flags */
 
 /* PPM_AF_* values of the socket families we encode */
 #define PPM_AF_UNIX 1
@@ -119,8 +120,12 @@ static int put_str(struct kfill *f, const char *s)
 	return put_raw(f, s, strlen(s) + 1);
 }
 
-/* a NUL-terminated user string; "(NULL)" for NULL, "<NA>" if unreadable */
-static int put_ustr(struct kfill *f, unsigned long uaddr)
+/*
+ * a NUL-terminated user string; "(NULL)" for NULL, @unreadable if it cannot
+ * be read (the reference writes "(NULL)" in the open calls' enter events and
+ * drops the other events: "<NA>" there)
+ */
+static int put_ustr(struct kfill *f, unsigned long uaddr, const char *unreadable)
 {
 	long n;
 	u32 max = min_t(u32, KMOD_MAX_PATH, f->cap - f->pos);
@@ -133,7 +138,7 @@ static int put_ustr(struct kfill *f, unsigned long uaddr)
 	n = strncpy_from_user(f->buf + f->pos, (const char __user *)uaddr, max);
 	pagefault_enable();
 	if (n < 0)
-		return put_str(f, "<NA>");
+		return put_str(f, unreadable);
 	if (n == max)
 		n--;
 	f->buf[f->pos + n] = 0;
@@ -165,11 +170,15 @@ static int put_zero(struct kfill *f, u8 type)
 	}
 }
 
-static int put_signed(struct kfill *f, u8 type, unsigned long arg)
+/*
+ * Arguments are written as the register holds them, as the reference driver
+ * does: a C int -1 passed by glibc reads 4294967295.  Only AT_FDCWD in an fd
+ * (the *at calls' dirfd) is written as -100.
+ */
+static int put_arg(struct kfill *f, u8 type, unsigned long arg)
 {
-	/* fds and pids are C ints in the syscall ABI */
-	if (type == PT_FD || type == PT_PID)
-		return put_num(f, type, (s64)(int)arg);
+	if (type == PT_FD && (int)arg == AT_FDCWD)
+		return put_num(f, type, (u64)(s64)AT_FDCWD);
 	return put_num(f, type, arg);
 }
 
@@ -210,7 +219,8 @@ static u32 open_flags_to_ppm(unsigned long flags)
 		r |= 1 << 11;
 	if (flags & O_CLOEXEC)
 		r |= 1 << 12;
-	if ((flags & __O_TMPFILE) == __O_TMPFILE)
+	/* as the reference driver: any bit of O_TMPFILE, so O_DIRECTORY too */
+	if (flags & O_TMPFILE)
 		r |= 1 << 13;
 	return r;
 }
@@ -401,7 +411,8 @@ static void put16(u8 *p, u16 v)
 	memcpy(p, &v, 2);
 }
 
-static u32 unix_tuple(struct sock *sk, u8 *out, bool inbound)
+/* @upath: the path the caller connected to (connect), else NULL */
+static u32 unix_tuple(struct sock *sk, u8 *out, bool inbound, const char *upath)
 {
 	struct unix_sock *us = unix_sk(sk);
 	struct sock *peer = us->peer;
@@ -412,7 +423,10 @@ static u32 unix_tuple(struct sock *sk, u8 *out, bool inbound)
 
 	if (!addr && peer)
 		addr = unix_sk(peer)->addr;
-	if (addr && addr->len > (int)sizeof(short)) {
+	if (upath) {
+		path = upath[0] ? upath : upath + 1;
+		plen = strnlen(path, UNIX_PATH_MAX - 1);
+	} else if (addr && addr->len > (int)sizeof(short)) {
 		path = addr->name->sun_path;
 		plen = addr->len - sizeof(short);
 		if (path[0] == 0) {
@@ -429,8 +443,12 @@ static u32 unix_tuple(struct sock *sk, u8 *out, bool inbound)
 	return 18 + plen;
 }
 
-/* socket tuple of @fd; inbound: source = remote peer */
-static int put_tuple(struct kfill *f, long fd, bool inbound)
+/*
+ * socket tuple of @fd; inbound: source = remote peer.  @peer: the address
+ * the caller passed to connect(), which the reference driver writes as the
+ * remote end instead of the socket's own (0.0.0.0 stays 0.0.0.0)
+ */
+static int put_tuple(struct kfill *f, long fd, bool inbound, const struct sockaddr_storage *peer)
 {
 	u8 out[18 + UNIX_PATH_MAX + 1];
 	struct socket *sock;
@@ -450,6 +468,11 @@ static int put_tuple(struct kfill *f, long fd, bool inbound)
 		__be32 ra = inet->inet_daddr;
 		u16 lp = ntohs(inet->inet_sport), rp = ntohs(inet->inet_dport);
 
+		if (peer) {
+			ra = ((const struct sockaddr_in *)peer)->sin_addr.s_addr;
+			rp = ntohs(((const struct sockaddr_in *)peer)->sin_port);
+		}
+
 		out[0] = PPM_AF_INET;
 		memcpy(out + 1, inbound ? &ra : &la, 4);
 		put16(out + 5, inbound ? rp : lp);
@@ -463,6 +486,11 @@ static int put_tuple(struct kfill *f, long fd, bool inbound)
 		const struct in6_addr *ra = &sk->sk_v6_daddr;
 		u16 lp = ntohs(inet->inet_sport), rp = ntohs(inet->inet_dport);
 
+		if (peer) {
+			ra = &((const struct sockaddr_in6 *)peer)->sin6_addr;
+			rp = ntohs(((const struct sockaddr_in6 *)peer)->sin6_port);
+		}
+
 		out[0] = PPM_AF_INET6;
 		memcpy(out + 1, inbound ? ra : la, 16);
 		put16(out + 17, inbound ? rp : lp);
@@ -471,10 +499,24 @@ static int put_tuple(struct kfill *f, long fd, bool inbound)
 		n = 37;
 #endif
 	} else if (sk && sk->sk_family == AF_UNIX) {
-		n = unix_tuple(sk, out, inbound);
+		n = unix_tuple(sk, out, inbound,
+			       peer ? ((const struct sockaddr_un *)peer)->sun_path : NULL);
 	}
 	sockfd_put(sock);
 	return put_raw(f, out, n);
+}
+
+/* connect exit: the tuple with the address the caller passed, as the reference */
+static int put_connect_tuple(struct kfill *f)
+{
+	struct sockaddr_storage ss;
+	u32 len = min_t(unsigned long, f->args[2], sizeof(ss) - 1);
+
+	memset(&ss, 0, sizeof(ss));
+	if ((int)f->args[0] < 0 || !f->args[1] || !len ||
+	    copy_from_user_nofault(&ss, (const void __user *)f->args[1], len))
+		return put_raw(f, NULL, 0);
+	return put_tuple(f, (int)f->args[0], false, &ss);
 }
 
 /*
@@ -706,6 +748,83 @@ static s64 loginuid(struct task_struct *t)
 	return -1;
 }
 
+/* F_* command -> PPM_FCNTL_* (driver/flags.tsv fcntl_commands) */
+static u8 fcntl_cmd_to_ppm(unsigned long cmd)
+{
+	switch (cmd) {
+	case F_DUPFD: return 1;
+	case F_GETFD: return 2;
+	case F_SETFD: return 3;
+	case F_GETFL: return 4;
+	case F_SETFL: return 5;
+	case F_GETLK: return 6;
+	case F_SETLK: return 8;
+	case F_SETLKW: return 9;
+	case F_SETOWN: return 10;
+	case F_GETOWN: return 12;
+	case F_SETSIG: return 13;
+	case F_GETSIG: return 15;
+	case F_SETLEASE: return 23;
+	case F_GETLEASE: return 24;
+	case F_NOTIFY: return 27;
+	case F_DUPFD_CLOEXEC: return 26;
+	case F_SETPIPE_SZ: return 28;
+	case F_GETPIPE_SZ: return 29;
+	case F_OFD_GETLK: return 30;
+	case F_OFD_SETLK: return 31;
+	case F_OFD_SETLKW: return 32;
+	}
+	return 0;
+}
+
+/*
+ * rlim_cur/rlim_max of the struct rlimit at @uaddr, -1 when it cannot be
+ * read or the call failed (prlimit's old limit is read even then)
+ */
+static int put_rlimit(struct kfill *f, unsigned long uaddr, bool max, bool always)
+{
+	u64 rl[2];
+	s64 v = -1;
+
+	if ((always || f->ret >= 0) &&
+	    !copy_from_user_nofault(rl, (const void __user *)uaddr, sizeof(rl)))
+		v = rl[max];
+	return put_num(f, PT_INT64, v);
+}
+
+/*
+ * PPM_EXE_WRITABLE, the reference's rule: the task may write its executable
+ * or owns it (or has CAP_FOWNER).  generic_permission() without blocking
+ * (preemption is off here) plus the read-only and immutable checks
+ * inode_permission() would add.
+ */
+static bool exe_writable(struct task_struct *t)
+{
+	struct file *exe;
+	struct inode *inode;
+	bool w = false;
+
+	if (!t->mm)
+		return false;
+	/* at execve exit only the task itself can change its exe_file */
+	rcu_read_lock();
+	exe = rcu_dereference(t->mm->exe_file);
+	if (exe) {
+		inode = file_inode(exe);
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+		w = inode_owner_or_capable(&nop_mnt_idmap, inode) ||
+		    (!sb_rdonly(inode->i_sb) && !IS_IMMUTABLE(inode) &&
+		     !generic_permission(&nop_mnt_idmap, inode, MAY_WRITE | MAY_NOT_BLOCK));
+#else
+		w = inode_owner_or_capable(&init_user_ns, inode) ||
+		    (!sb_rdonly(inode->i_sb) && !IS_IMMUTABLE(inode) &&
+		     !generic_permission(&init_user_ns, inode, MAY_WRITE | MAY_NOT_BLOCK));
+#endif
+	}
+	rcu_read_unlock();
+	return w;
+}
+
 static int put_proc(struct kfill *f, u8 type, u8 src)
 {
 	struct task_struct *t = f->task;
@@ -814,9 +933,20 @@ static int put_param(struct kfill *f, const struct kmod_param *p)
 	case KSRC_RET:
 		return put_num(f, p->type, (u64)f->ret);
 	case KSRC_ARG:
-		return put_signed(f, p->type, a);
+		return put_arg(f, p->type, a);
+	case KSRC_ARG_MODE:
+		return put_num(f, p->type, a & 07777);
+	case KSRC_USTR_NULL:
+		return put_ustr(f, a, "(NULL)");
+	case KSRC_FCNTL:
+		return put_num(f, p->type, fcntl_cmd_to_ppm(a));
+	case KSRC_RLIM_CUR:
+	case KSRC_RLIM_MAX:
+		return put_rlimit(f, a, p->src == KSRC_RLIM_MAX, p->arg == 3);
+	case KSRC_EXE_FLAGS:
+		return put_num(f, p->type, f->ret >= 0 && exe_writable(f->task) ? PPM_EXE_WRITABLE : 0);
 	case KSRC_USTR:
-		return put_ustr(f, a);
+		return put_ustr(f, a, "<NA>");
 	case KSRC_UBUF_RET:
 		return put_ubuf(f, a, f->ret);
 	case KSRC_UBUF_SIZE:
@@ -840,15 +970,17 @@ static int put_param(struct kfill *f, const struct kmod_param *p)
 	case KSRC_SOCKADDR:
 		return put_sockaddr(f, a, f->args[p->arg + 1]);
 	case KSRC_TUPLE_OUT:
-		return put_tuple(f, (int)a, false);
+		return put_tuple(f, (int)a, false, NULL);
+	case KSRC_TUPLE_CONNECT:
+		return put_connect_tuple(f);
 	case KSRC_TUPLE_TO:
 	case KSRC_TUPLE_MSG_TO:
-		return call_has_addr(f, p->src) ? put_tuple(f, (int)a, false) : put_raw(f, NULL, 0);
+		return call_has_addr(f, p->src) ? put_tuple(f, (int)a, false, NULL) : put_raw(f, NULL, 0);
 	case KSRC_TUPLE_FROM:
 	case KSRC_TUPLE_MSG_FROM:
-		return call_has_addr(f, p->src) ? put_tuple(f, (int)a, true) : put_raw(f, NULL, 0);
+		return call_has_addr(f, p->src) ? put_tuple(f, (int)a, true, NULL) : put_raw(f, NULL, 0);
 	case KSRC_TUPLE_RET:
-		return put_tuple(f, f->ret, true);
+		return put_tuple(f, f->ret, true, NULL);
 	case KSRC_IOV_LEN:
 		return put_iov_len(f, p->arg);
 	case KSRC_IOV_DATA:
@@ -892,7 +1024,7 @@ int kmod_fill_event(struct kfill *f, u16 type)
 		if (err)
 			return err;
 	}
-	hdr.ts = ktime_get_real_ns();
+	hdr.ts = f->ts ? f->ts : ktime_get_real_ns();
 	hdr.tid = f->task->pid;
 	hdr.len = f->pos;
 	hdr.type = type;

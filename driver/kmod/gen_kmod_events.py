@@ -28,7 +28,8 @@ SOURCES = [
     'P_MAJFLT', 'P_MINFLT', 'P_VMSIZE', 'P_VMRSS', 'P_VMSWAP', 'P_COMM',
     'P_CGROUPS', 'P_ENV', 'P_TTY', 'P_PGID', 'P_LOGINUID', 'P_UID', 'P_GID',
     'P_VTID', 'P_VPID', 'SOCKPAIR_FD0', 'SOCKPAIR_FD1', 'UBUF_SIZE',
-    'MMAP_FLAGS',
+    'MMAP_FLAGS', 'ARG_MODE', 'USTR_NULL', 'FCNTL', 'RLIM_CUR', 'RLIM_MAX',
+    'EXE_FLAGS', 'TUPLE_CONNECT',
 ]
 
 # process-info parameters of execve/clone/fork exit events, by name
@@ -52,14 +53,15 @@ STRING_TYPES = ('PT_CHARBUF', 'PT_FSPATH', 'PT_FSRELPATH')
 SPECIAL = {
     0: [('SC_ID', 0), ('NATIVE_ID', 0)],
     1: [('SC_ID', 0)],
-    2: [('USTR', 0), ('OPEN_FLAGS', 1), ('OPEN_MODE', 1)],
+    # the open calls' enter events: "(NULL)" for an unreadable name (reference)
+    2: [('USTR_NULL', 0), ('OPEN_FLAGS', 1), ('OPEN_MODE', 1)],
     3: [('RET', 0), ('USTR', 0), ('OPEN_FLAGS', 1), ('OPEN_MODE', 1), ('FD_DEV', 0)],
     6: [('ARG', 0), ('ARG', 2)],
     8: [('ARG', 0), ('ARG', 2)],
     19: [('RET', 0)],
     21: [('RET', 0), ('SOCKADDR', 1)],
     22: [('ARG', 0), ('SOCKADDR', 1)],
-    23: [('RET', 0), ('TUPLE_OUT', 0)],
+    23: [('RET', 0), ('TUPLE_CONNECT', 0)],
     30: [('ARG', 0), ('ARG', 2), ('TUPLE_TO', 0)],
     31: [('RET', 0), ('UBUF_RET', 1)],
     34: [('ARG', 0), ('ARG', 2)],
@@ -68,7 +70,7 @@ SPECIAL = {
     48: [('ARG', 0), ('ZERO', 0), ('TUPLE_MSG_TO', 0)],
     49: [('RET', 0), ('ZERO', 0)],
     53: [('RET', 0), ('RET', 0), ('ZERO', 0), ('TUPLE_MSG_FROM', 0)],
-    58: [('USTR', 0), ('OPEN_MODE', -1)],
+    58: [('USTR_NULL', 0), ('OPEN_MODE', -1)],
     59: [('RET', 0), ('USTR', 0), ('OPEN_MODE', -1), ('FD_DEV', 0)],
     61: [('RET', 0), ('PIPE_FD0', 0), ('PIPE_FD1', 0), ('PIPE_INO', 0)],
     112: [('ARG', 0), ('ARG', 2), ('ARG', 3)],
@@ -82,17 +84,31 @@ SPECIAL = {
     123: [('RET', 0), ('IOV_DATA', 1)],
     134: [('RELTIME', 0)],
     145: [('RET', 0), ('ZERO', 0), ('ZERO', 0), ('ZERO', 0), ('ZERO', 0)],
+    # switch: next (main.c), the outgoing task's counters
+    152: [('ARG', 0), ('P_MAJFLT', 0), ('P_MINFLT', 0), ('P_VMSIZE', 0), ('P_VMRSS', 0),
+          ('P_VMSWAP', 0)],
     160: [('ARG', 0), ('ARG', 1), ('ARG', 2), ('MMAP_FLAGS', 3), ('ARG', 4), ('ARG', 5)],
     186: [('EXIT_STATUS', 0), ('EXIT_RET', 0), ('EXIT_SIG', 0), ('EXIT_CORE', 0)],
     188: [('ARG', 0), ('ARG', 1), ('ZERO', 0), ('ARG', 3)],
     189: [('RET', 0), ('ZERO', 0)],
     247: [('RET', 0), ('TUPLE_RET', 0), ('ZERO', 0), ('ZERO', 0), ('ZERO', 0)],
-    248: [('ARG', 3)],
+    248: [('ZERO', 0)],
     249: [('RET', 0), ('TUPLE_RET', 0), ('ZERO', 0), ('ZERO', 0), ('ZERO', 0)],
     264: [('ARG', 1)],
     276: [('ARG', 1)],
     292: [('USTR', 0)],
-    306: [('ARG', 0), ('USTR', 1), ('OPEN_FLAGS', 2), ('OPEN_MODE', 2)],
+    306: [('ARG', 0), ('USTR_NULL', 1), ('OPEN_FLAGS', 2), ('OPEN_MODE', 2)],
+    # mkdir (2) enter mode and accept4 enter flags: 0, as the reference writes
+    276: [('ZERO', 0)],
+    # fcntl command as PPM_FCNTL_*; rlimits read from user memory
+    150: [('ARG', 0), ('FCNTL', 1)],
+    141: [('RET', 0), ('RLIM_CUR', 1), ('RLIM_MAX', 1)],
+    143: [('RET', 0), ('RLIM_CUR', 1), ('RLIM_MAX', 1)],
+    145: [('RET', 0), ('RLIM_CUR', 2), ('RLIM_MAX', 2), ('RLIM_CUR', 3), ('RLIM_MAX', 3)],
+    # chmod family: the permission bits of the mode
+    313: [('RET', 0), ('ARG', 0), ('USTR', 1), ('ARG_MODE', 2)],
+    315: [('RET', 0), ('USTR', 0), ('ARG_MODE', 1)],
+    317: [('RET', 0), ('ARG', 0), ('ARG_MODE', 1)],
     307: [('RET', 0), ('ARG', 0), ('USTR', 1), ('OPEN_FLAGS', 2), ('OPEN_MODE', 2),
           ('FD_DEV', 0)],
 }
@@ -115,6 +131,8 @@ def default_sources(ev_id, direction, params):
             src = PROC.get(name, 'ZERO')
             if name == 'flags' and ev_id not in range(282, 294) and ev_id != 331:
                 src = 'CLONE_FLAGS'
+            elif name == 'flags':
+                src = 'EXE_FLAGS'
             out.append((src, 0))
         elif name == 'data' and ptype == 'PT_BYTEBUF':
             out.append(('UBUF_RET', 1))

@@ -80,6 +80,8 @@ int app_start(struct app *a);
  * of the input files */
 int app_step(struct app *a, int n);
 uint64_t app_time_delta(struct app *a);
+/* 1 when the current view is a spectrogram shown on the screen */
+int app_spectro_replay(struct app *a);
 /* drill down into the row's key; 0, or -1 when no view applies */
 int app_drilldown(struct app *a, const struct row *r);
 /* the same into a given view (F12: the spectrogram of the selection) */

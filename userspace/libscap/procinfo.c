@@ -93,13 +93,13 @@ static void add_entry(struct procinfo_layer *l, uint64_t tid, uint64_t ut, uint6
 	l->n++;
 }
 
-/* every thread of the machine, in /proc order */
-static void read_threads(struct procinfo_layer *l)
+/* every thread of the machine the driver captures, in /proc order */
+static void read_threads(struct scap *h, struct procinfo_layer *l)
 {
 	DIR *proc = opendir("/proc"), *task;
 	struct dirent *p, *t;
 	char path[600];	/* two d_name of at most 255 bytes */
-	uint64_t ut, st;
+	uint64_t ut, st, pid = 0;
 
 	l->n = l->cur = 0;
 	if (!proc)
@@ -107,12 +107,17 @@ static void read_threads(struct procinfo_layer *l)
 	while ((p = readdir(proc))) {
 		if (!all_digits(p->d_name))
 			continue;
+		if (l->inner_ops->selected) {
+			h->engine = l->inner;
+			pid = strtoull(p->d_name, NULL, 10);
+		}
 		snprintf(path, sizeof(path), "/proc/%s/task", p->d_name);
 		task = opendir(path);
 		if (!task)
 			continue;
 		while ((t = readdir(task))) {
-			if (!all_digits(t->d_name))
+			if (!all_digits(t->d_name) || (l->inner_ops->selected &&
+			    !l->inner_ops->selected(h, pid, strtoull(t->d_name, NULL, 10))))
 				continue;
 			snprintf(path, sizeof(path), "/proc/%s/task/%s/stat", p->d_name, t->d_name);
 			if (!stat_times(path, &ut, &st))
@@ -120,6 +125,7 @@ static void read_threads(struct procinfo_layer *l)
 		}
 		closedir(task);
 	}
+	h->engine = l;
 	closedir(proc);
 }
 
@@ -158,11 +164,11 @@ static uint64_t wall_ns(void)
 }
 
 /* the batch of the second that ended before ts; 0 when /proc gave none */
-static int start_batch(struct procinfo_layer *l, uint64_t ts)
+static int start_batch(struct scap *h, struct procinfo_layer *l, uint64_t ts)
 {
 	l->batch_ts = l->next_flush - 1;
 	l->next_flush = (ts / NS_PER_SEC + 1) * NS_PER_SEC;
-	read_threads(l);
+	read_threads(h, l);
 	return l->n > 0;
 }
 
@@ -188,7 +194,7 @@ static int procinfo_next(struct scap *h, struct scap_evt *evt)
 	 * that sleeps): the batch is due by the clock, once the second is
 	 * over by a margin no event still in flight can be older than */
 	if (rc == SCAP_TIMEOUT && l->next_flush &&
-	    (now = wall_ns()) >= l->next_flush + FLUSH_GRACE_NS && start_batch(l, now)) {
+	    (now = wall_ns()) >= l->next_flush + FLUSH_GRACE_NS && start_batch(h, l, now)) {
 		make_event(l, &l->list[l->cur++], 0, evt);
 		return SCAP_SUCCESS;
 	}
@@ -198,7 +204,7 @@ static int procinfo_next(struct scap *h, struct scap_evt *evt)
 		l->next_flush = (evt->ts / NS_PER_SEC + 1) * NS_PER_SEC;
 		return SCAP_SUCCESS;
 	}
-	if (evt->ts < l->next_flush || !start_batch(l, evt->ts))
+	if (evt->ts < l->next_flush || !start_batch(h, l, evt->ts))
 		return SCAP_SUCCESS;
 	l->held = *evt;
 	l->have_held = 1;

@@ -943,9 +943,9 @@ static int next_block(struct scap *h, struct savefile *f, struct scap_evt *evt, 
 		etype = rd16(ev + 20);
 		/* a candidate after damage must look whole: its trailer repeats
 		 * the length (readers otherwise ignore it), its type is known */
-		if (resync && (rd32(p + total - 4) != total || etype >= PPM_EVENT_MAX))
+		if (resync && (rd32(p + total - 4) != total || !ppm_event_info_of(etype)))
 			return BLOCK_DAMAGED;
-		if (etype >= PPM_EVENT_MAX) {
+		if (!ppm_event_info_of(etype)) {
 			f->pos += total;
 			continue;
 		}

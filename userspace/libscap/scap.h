@@ -194,6 +194,7 @@ struct scap_stats {
 	uint64_t n_drops;	/* events the driver could not write */
 	uint64_t n_drops_buffer;
 	uint64_t n_suppressed;
+	uint64_t n_unselected;	/* left out by the driver: not a selected pid */
 };
 
 struct scap;
@@ -212,6 +213,9 @@ struct scap_engine_ops {
 	 * costlier than progress (chisels' sysdig.get_read_progress) */
 	double (*reference_progress)(struct scap *h);
 	void (*close)(struct scap *h);
+	/* live: 0 when the driver leaves the thread out (scap_live_opts
+	 * select), so userspace makes no events of it either; NULL: all */
+	int (*selected)(struct scap *h, uint64_t pid, uint64_t tid);
 };
 
 struct scap_suppress;
@@ -278,6 +282,28 @@ struct scap_live_opts {
 	 * plus every process's clone/fork/execve/procexit; a hint, the caller
 	 * still filters (engines may ignore it) */
 	const char *comm;
+	/* --stacks: NULL none; else [PPM_EVENT_MAX] 1 where the call stack of
+	 * the event's syscall is taken (a PPME_STACK_E before its enter event) */
+	const uint8_t *stack_mask;
+	int kernel_stacks;	/* --kernel-stacks: the stack events carry the kernel stack */
+	/* non-NULL: only these processes, threads and process trees (a hint
+	 * like comm: the caller still filters; engines may ignore it) */
+	const struct scap_select *select;
+	/* -U: tasks named so are left out by the driver, their lifecycle kept
+	 * (scap_suppress_comms still follows their descendants) */
+	const char *const *suppress;
+	int nsuppress;
+};
+struct scap_select {
+	const uint32_t *pids, *tids;	/* processes (all threads), threads */
+	uint32_t npids, ntids;
+	/* the process trees of roots: roots and their descendants, those of
+	 * the /proc snapshot and those forked later */
+	const uint32_t *roots;
+	uint32_t nroots;
+	/* 1: the caller relies on it (sysdig -- CMD): an engine that cannot
+	 * select refuses to open */
+	int exact;
 };
 /* NULL with one clear line in err ("needs root", "no BTF", ...) */
 struct scap *scap_open_live(const struct scap_live_opts *opts, char *err);
@@ -289,6 +315,8 @@ int scap_decode_params(struct scap_evt *evt);
 /* metadata helpers (scap_metadata.c) */
 void scap_metadata_free(struct scap_metadata *m);
 void scap_metadata_remove_thread(struct scap_metadata *m, uint32_t i);
+/* frees what a thread entry owns (strings, fds) and zeroes it */
+void scap_thread_free(struct scap_threadinfo *t);
 /* forget the user and group tables (-E) */
 void scap_metadata_drop_users(struct scap_metadata *m);
 struct scap_threadinfo *scap_metadata_add_thread(struct scap_metadata *m);

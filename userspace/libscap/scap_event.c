@@ -13,6 +13,7 @@ int scap_decode_params(struct scap_evt *evt)
 {
 	const uint8_t *d = evt->data;
 	uint32_t len = evt->len, n_evt, n, i, width;
+	const struct ppm_event_info *info;
 	uint16_t type;
 	uint64_t off, total;
 
@@ -21,13 +22,14 @@ int scap_decode_params(struct scap_evt *evt)
 		return -1;
 	memcpy(&type, d + 20, 2);
 	memcpy(&n_evt, d + 22, 4);
-	if (type >= PPM_EVENT_MAX)
+	info = ppm_event_info_of(type);
+	if (!info)
 		return -1;
-	width = (g_event_info[type].flags & EF_LARGE_PAYLOAD) ? 4 : 2;
+	width = (info->flags & EF_LARGE_PAYLOAD) ? 4 : 2;
 	off = PPM_EVT_HDR_LEN + (uint64_t)n_evt * width;
 	if (off > len)
 		return -1;
-	n = g_event_info[type].nparams;
+	n = info->nparams;
 	if (n > n_evt)
 		n = n_evt;
 	if (n > PPM_MAX_EVENT_PARAMS)

@@ -648,7 +648,6 @@ void chisel_runtime_free(struct chisel_runtime *rt)
 	free(rt->run_app);
 	free(rt->output_format);
 	free((char *)rt->host.evtsource);
-	chisel_containers_free(rt);
 	if (rt->udp_fd >= 0)
 		close(rt->udp_fd);
 	free(rt);
@@ -988,11 +987,10 @@ int chisel_event(struct chisel_runtime *rt, struct sinsp_evt *e, char *err, size
 	uint64_t clock;
 	size_t i;
 
-	/* sysdig consumes container events itself: table only */
-	if (chisel_is_container_event(e->scap.type)) {
-		chisel_container_event(rt, &e->scap);
+	/* sysdig consumes container events itself (libsinsp's container
+	 * table has them) */
+	if (sinsp_is_container_event(e->scap.type))
 		return 0;
-	}
 	note_ts(rt, e->scap.ts);
 	clock = interval_clock(rt, e->scap.ts);
 	for (i = 0; i < rt->n; i++) {
@@ -1014,10 +1012,8 @@ int chisel_event(struct chisel_runtime *rt, struct sinsp_evt *e, char *err, size
 int chisel_event_dropped(struct chisel_runtime *rt, struct sinsp_evt *e,
 			 char *err, size_t errlen)
 {
-	if (chisel_is_container_event(e->scap.type)) {
-		chisel_container_event(rt, &e->scap);
+	if (sinsp_is_container_event(e->scap.type))
 		return 0;
-	}
 	note_ts(rt, e->scap.ts);
 	return all_intervals(rt, interval_clock(rt, e->scap.ts), err, errlen);
 }

@@ -5,7 +5,6 @@
  * chisel_lua.c  the Lua tables sysdig.*, chisel.*, evt.* and value mapping
  * chisel_list.c -cl / -i listing
  * chisel_fmt.c  the per-chisel event formatter (chisel.set_event_formatter)
- * chisel_containers.c  the container table (sysdig.get_container_table)
  * chisel_metrics.c     sysdig.publish_metrics (the --metrics-listen endpoint)
  * Not installed, not used outside these files.
  */
@@ -27,7 +26,6 @@ struct chisel_fmt;
  * to ref, the first member) */
 struct chisel_field {
 	struct field_ref ref;
-	int container_name;	/* container.name: named from the container events */
 };
 
 struct chisel {
@@ -55,11 +53,6 @@ struct chisel {
 	int api_error;		/* an API function printed its own message */
 };
 
-struct chisel_container {
-	char *id, *name, *image;
-	const char *type;	/* static string */
-};
-
 struct chisel_runtime {
 	struct sinsp *s;
 	struct chisel **ch;
@@ -76,8 +69,6 @@ struct chisel_runtime {
 	uint64_t first_ts, last_ts;
 	int have_ts;
 	int udp_fd;
-	struct chisel_container *containers;	/* from container events */
-	size_t ncontainers;
 	chisel_metrics_sink metrics_sink;	/* sysdig.publish_metrics, NULL: none */
 	void *metrics_ctx;
 };
@@ -98,13 +89,6 @@ struct chisel *chisel_from_lua(lua_State *L);
 
 /* chisel_metrics.c: sysdig.publish_metrics */
 int chisel_l_publish_metrics(lua_State *L);
-
-/* chisel_containers.c */
-int chisel_is_container_event(uint16_t type);
-void chisel_container_event(struct chisel_runtime *rt, const struct scap_evt *e);
-void chisel_containers_free(struct chisel_runtime *rt);
-/* name of container ID (LEN bytes) from the container events, NULL unknown */
-const char *chisel_container_name(const struct chisel_runtime *rt, const char *id, size_t len);
 
 /* chisel_fmt.c */
 struct chisel_fmt *chisel_fmt_new(const char *fmt, char *err, size_t errlen);

@@ -135,18 +135,6 @@ static struct field_value *scratch_value(lua_State *L, struct chisel *c)
 	return c->val;
 }
 
-/* container.name: the name the container events gave the id, if any */
-static void push_container_name(lua_State *L, struct chisel *c, const struct field_ref *f,
-				struct field_value *v)
-{
-	const char *name = v->str ? chisel_container_name(c->rt, v->str, v->len) : NULL;
-
-	if (name)
-		lua_pushstring(L, name);
-	else
-		push_value(L, f, v);
-}
-
 static int l_evt_field(lua_State *L)
 {
 	struct chisel *c = chisel_from_lua(L);
@@ -161,8 +149,6 @@ static int l_evt_field(lua_State *L)
 	v = scratch_value(L, c);
 	if (!field_extract(c->rt->s, e, &cf->ref, v))
 		lua_pushnil(L);
-	else if (cf->container_name)
-		push_container_name(L, c, &cf->ref, v);
 	else
 		push_value(L, &cf->ref, v);
 	return 1;
@@ -231,7 +217,6 @@ static int l_request_field(lua_State *L)
 		fatalf(L, "chisel requesting nonexistent field %s", name);
 		return 0;	/* not reached: fatalf raises a Lua error */
 	}
-	f->container_name = !strcmp(f->ref.name, "container.name");
 	if (c) {
 		nv = realloc(c->fields, (c->nfields + 1) * sizeof(*nv));
 		if (!nv) {
@@ -491,16 +476,28 @@ static int l_get_machine_info(lua_State *L)
 	return 1;
 }
 
-/* 1-based array of {id=, name=, image=, type=}, newest container first
- * (the order sysdig's hash table gives in practice) */
+/* the type names of sysdig.get_container_table() (0.29.3 spells
+ * libvirt_lxc its own way and has no name for the custom type) */
+static const char *chisel_container_type(uint32_t type)
+{
+	const char *name = sinsp_container_type_name(type);
+
+	if (type == SINSP_CT_LIBVIRT_LXC)
+		return "libvirt_lxc";
+	return name ? name : "unknown";
+}
+
+/* 1-based array of {id=, name=, image=, type=} of libsinsp's container
+ * table, newest container first (the order sysdig's hash table gives in
+ * practice) */
 static int l_get_container_table(lua_State *L)
 {
 	struct chisel_runtime *rt = runtime(L);
-	size_t i;
+	size_t i, n = rt && rt->s ? rt->s->ncontainers : 0;
 
 	lua_newtable(L);
-	for (i = 0; rt && i < rt->ncontainers; i++) {
-		const struct chisel_container *c = &rt->containers[rt->ncontainers - 1 - i];
+	for (i = 0; i < n; i++) {
+		const struct sinsp_container *c = &rt->s->containers[n - 1 - i];
 
 		lua_newtable(L);
 		lua_pushstring(L, c->id);
@@ -509,7 +506,7 @@ static int l_get_container_table(lua_State *L)
 		lua_setfield(L, -2, "name");
 		lua_pushstring(L, c->image);
 		lua_setfield(L, -2, "image");
-		lua_pushstring(L, c->type);
+		lua_pushstring(L, chisel_container_type(c->type));
 		lua_setfield(L, -2, "type");
 		lua_rawseti(L, -2, (int)i + 1);
 	}

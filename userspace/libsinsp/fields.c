@@ -14,12 +14,14 @@
 #include <ctype.h>
 #include <inttypes.h>
 #include <netdb.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "fields_internal.h"
 #include "plugin.h"
+#include "stacks.h"
 #include "sinsp_int.h"
 #include "format.h"
 #include "render.h"
@@ -556,6 +558,26 @@ static int set_reltime_str(struct field_value *v, uint64_t delta)
 static uint64_t g_prev_output_ts;
 static int g_have_prev_output;
 
+static int g_quantize_width = -1;
+
+void field_set_quantize_width(int columns)
+{
+	g_quantize_width = columns;
+}
+
+/* 1 + log10(latency) (at most 11) scaled to the screen width; 1 for the
+ * -1 wide screen of --raw */
+static uint64_t quantize_latency(uint64_t lat)
+{
+	double l = log10((double)lat);
+
+	if (g_quantize_width <= 0)
+		return 1;
+	if (l > 11)
+		l = 11;
+	return (uint64_t)(l * g_quantize_width / 11) + 1;
+}
+
 static int extract_outputtime(struct sinsp *s, struct sinsp_evt *e, struct field_value *v)
 {
 	uint64_t ts = e->scap.ts;
@@ -915,8 +937,8 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 			return set_u(v, PT_RELTIME, lat / NS_PER_S);
 		if (f->id == F_EVT_LATENCY_NS)
 			return set_pad9(v, PT_RELTIME, lat % NS_PER_S);
-		if (f->id == F_EVT_LATENCY_QUANTIZED)	/* 1 + log10 scaled to a -1 wide screen */
-			return lat ? set_u(v, PT_UINT64, 1) : 0;
+		if (f->id == F_EVT_LATENCY_QUANTIZED)
+			return lat ? set_u(v, PT_UINT64, quantize_latency(lat)) : 0;
 		/* an event without a thread has latency 0 (the reference repeats
 		 * its last text there: README "where we differ") */
 		if (f->id == F_EVT_LATENCY_HUMAN)
@@ -970,6 +992,12 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 	case F_EVT_INFO:
 		b = scratch();
 		render_evt_info(s, e, g_render_opts.bufmode, g_render_opts.truncate && !g_render_opts.json, b);
+		return set_sbuf(v, b);
+	case F_EVT_STACK:
+	case F_EVT_KSTACK:
+		b = scratch();
+		if (!stacks_render(s, e, f->id == F_EVT_KSTACK, b))
+			return 0;
 		return set_sbuf(v, b);
 	case F_EVT_ARG: return extract_evt_arg(s, e, f, v);
 	case F_EVT_RAWARG: return extract_evt_rawarg(e, f, v);
@@ -1451,59 +1479,55 @@ static int extract_user(struct sinsp *s, struct sinsp_evt *e, const struct field
 
 /* ----------------------------------------------------------- container */
 
-/* container id from the cgroups (docker/cri-o/containerd), "" for host */
-static size_t container_id(const struct sinsp_threadinfo *t, char *out)
+/* the container of the event's thread, from the container table: the
+ * id comes from the thread's cgroups, the rest from the table (sysdig
+ * 0.29.3's sinsp_filter_check_container: on the host, container.id, .name
+ * and .type are "host" and the others have no value; an unknown container
+ * or an empty string has no value either) */
+static int extract_container(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *f,
+			     struct field_value *v)
 {
-	uint32_t i = 0;
-
-	while (t && i < t->cgroups_len) {
-		const char *c = t->cgroups + i;
-		size_t n = strnlen(c, t->cgroups_len - i);
-		const char *path = memchr(c, '=', n);
-
-		if (path) {
-			const char *q = path + 1, *end = c + n;
-
-			/* find a run of 64 hex digits */
-			while (q < end) {
-				size_t h = 0;
-
-				while (q + h < end && isxdigit((unsigned char)q[h]))
-					h++;
-				if (h == 64) {
-					memcpy(out, q, 12);
-					out[12] = 0;
-					return 12;
-				}
-				q += h ? h : 1;
-			}
-		}
-		i += (uint32_t)n + 1;
-	}
-	out[0] = 0;
-	return 0;
-}
-
-static int extract_container(struct sinsp_evt *e, const struct field_ref *f, struct field_value *v)
-{
-	char id[16];
+	const struct sinsp_container *c;
+	const char *str = NULL;
+	char id[13];
 	size_t n;
 
 	if (!e->thread)
 		return 0;
-	n = container_id(e->thread, id);
+	n = sinsp_thread_container_id(e->thread, id);
+	if (!n)
+		return f->id == F_CONTAINER_ID || f->id == F_CONTAINER_NAME ||
+		       f->id == F_CONTAINER_TYPE ? set_str(v, "host", 4) : 0;
+	if (f->id == F_CONTAINER_ID)
+		return set_buf(v, id, n);
+	c = sinsp_container_find(s, id, n);
+	if (!c)
+		return 0;
 	switch (f->id) {
-	case F_CONTAINER_ID:
-		return n ? set_buf(v, id, n) : set_str(v, "host", 4);
-	case F_CONTAINER_NAME:
-		return n ? set_buf(v, id, n) : set_str(v, "host", 4);
+	case F_CONTAINER_NAME: str = c->name; break;
+	case F_CONTAINER_IMAGE: str = c->image; break;
+	case F_CONTAINER_IMAGE_ID: str = c->image_id; break;
+	case F_CONTAINER_IMAGE_REPOSITORY: str = c->image_repo; break;
+	case F_CONTAINER_IMAGE_TAG: str = c->image_tag; break;
+	case F_CONTAINER_IMAGE_DIGEST: str = c->image_digest; break;
 	case F_CONTAINER_TYPE:
-		return n ? set_str(v, "docker", 6) : set_str(v, "host", 4);
+		return set_cstr(v, sinsp_container_type_name(c->type));
 	case F_CONTAINER_PRIVILEGED:
-		return n ? set_u(v, PT_BOOL, 0) : 0;
+		/* only where the runtime tells (docker and its kin) */
+		if (c->type != SINSP_CT_DOCKER && c->type != SINSP_CT_CRI &&
+		    c->type != SINSP_CT_CONTAINERD && c->type != SINSP_CT_CRIO)
+			return 0;
+		return set_u(v, PT_BOOL, c->privileged != 0);
+	case F_CONTAINER_MOUNTS:	/* the mounts are not read from the events */
+		return set_str(v, "", 0);
+	case F_CONTAINER_HEALTHCHECK:
+	case F_CONTAINER_LIVENESS_PROBE:
+	case F_CONTAINER_READINESS_PROBE:	/* nor the probes */
+		return set_str(v, "NONE", 4);
 	default:
 		return 0;
 	}
+	return *str ? set_cstr(v, str) : 0;
 }
 
 /* ------------------------------------------------------------------ fd */
@@ -1773,7 +1797,7 @@ static int extract_null_fd(struct sinsp *s, struct sinsp_evt *e, const struct fi
 
 		b = scratch();
 		if (f->id == F_FD_CONTAINERDIRECTORY) {
-			if (container_id(e->thread, id))
+			if (sinsp_thread_container_id(e->thread, id))
 				sb_puts(b, id);
 			sb_putc(b, ':');
 			pre = b->len;
@@ -1794,7 +1818,7 @@ static int extract_null_fd(struct sinsp *s, struct sinsp_evt *e, const struct fi
 	}
 	case F_FD_CONTAINERNAME:
 		b = scratch();
-		if (container_id(e->thread, id))
+		if (sinsp_thread_container_id(e->thread, id))
 			sb_puts(b, id);
 		sb_putc(b, ':');
 		if (!creator_name(s, e, b))
@@ -2002,7 +2026,7 @@ static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_r
 		char id[16];
 
 		b = scratch();
-		if (container_id(e->thread, id))
+		if (sinsp_thread_container_id(e->thread, id))
 			sb_puts(b, id);
 		sb_putc(b, ':');
 		if (f->id == F_FD_CONTAINERNAME) {
@@ -2190,7 +2214,7 @@ int field_extract(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *
 			return set_u(v, PT_UINT64, 1);
 		return extract_user(s, e, f, v);
 	case 'c':
-		return extract_container(e, f, v);
+		return extract_container(s, e, f, v);
 	case 'f':
 		if (n[2] == 'l')
 			return extract_fdlist(s, e, f, v);

@@ -69,6 +69,11 @@ struct field_value {
  * matches, -1 on a malformed argument (err filled). */
 int field_parse(const char *text, struct field_ref *out, char *err, size_t errlen);
 
+/* evt.latency.quantized buckets 11 decades of latency from 1 ns over a
+ * screen this many columns wide (csysdig's spectrogram); -1, the
+ * default, gives every latency bucket 1 (as --raw prints it) */
+void field_set_quantize_width(int columns);
+
 /* fd.type of the event as field_extract gives it ("ipv4", "unix"...), NULL
  * where the field does not exist; for filters comparing it in place */
 const char *field_fd_type(struct sinsp *s, struct sinsp_evt *e);

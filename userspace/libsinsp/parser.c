@@ -519,6 +519,7 @@ static void parse_clone_exit(struct sinsp *s, struct sinsp_evt *evt)
 	copy_named_str(e, "comm", &t->comm);
 	copy_named_buf(e, "args", &t->args, &t->args_len);
 	copy_named_buf(e, "cgroups", &t->cgroups, &t->cgroups_len);
+	containers_add_thread(s, t);
 	copy_counters(t, e);
 	if (named_has(e, "uid")) {
 		t->uid = (uint32_t)named_int(e, "uid", 0);
@@ -642,6 +643,7 @@ static void parse_execve_exit(struct sinsp *s, struct sinsp_evt *evt)
 	if (s->large_env && s->is_live && t->env_len == SINSP_DRIVER_ENV_MAX)
 		reload_large_env(t);
 	copy_named_buf(e, "cgroups", &t->cgroups, &t->cgroups_len);
+	containers_add_thread(s, t);
 	if (named_has(e, "tty"))
 		t->tty = (uint32_t)named_int(e, "tty", 0);
 	if (named_has(e, "vpgid"))
@@ -1370,6 +1372,10 @@ static void parse_by_type(struct sinsp *s, struct sinsp_evt *evt)
 
 	if (g_type_flags[e->type] & TF_CLONE_EXIT) {
 		parse_clone_exit(s, evt);
+		return;
+	}
+	if (sinsp_is_container_event(e->type)) {
+		containers_event(s, e);
 		return;
 	}
 	if (is_rw_exit(e->type)) {

@@ -35,6 +35,10 @@ enum {
 	OPT_EXIT_ONLY,
 	OPT_BUFFER_BYTES,
 	OPT_RECOVER,
+	OPT_STACKS,
+	OPT_STACKS_FILTER,
+	OPT_KERNEL_STACKS,
+	OPT_USER,
 };
 
 static const struct option g_long_opts[] = {
@@ -86,6 +90,10 @@ static const struct option g_long_opts[] = {
 	{ "exit-only", no_argument, 0, OPT_EXIT_ONLY },
 	{ "buffer-bytes-per-cpu", required_argument, 0, OPT_BUFFER_BYTES },
 	{ "recover", no_argument, 0, OPT_RECOVER },
+	{ "stacks", no_argument, 0, OPT_STACKS },
+	{ "stacks-filter", required_argument, 0, OPT_STACKS_FILTER },
+	{ "kernel-stacks", no_argument, 0, OPT_KERNEL_STACKS },
+	{ "user", required_argument, 0, OPT_USER },
 	{ "large-environment", no_argument, 0, OPT_LARGE_ENV },
 	{ "filter-proclist", no_argument, 0, OPT_FILTER_PROCLIST },
 	{ "cri", required_argument, 0, OPT_NO_CRI },
@@ -93,6 +101,7 @@ static const struct option g_long_opts[] = {
 	{ "node-name", required_argument, 0, OPT_NO_K8S },
 	{ "plugin-config-file", required_argument, 0, OPT_PLUGIN_CONFIG },
 	FLEET_LONG_OPTS,
+	FLIGHT_LONG_OPTS,
 	{ 0, 0, 0, 0 },
 };
 
@@ -211,6 +220,13 @@ int main(int argc, char **argv)
 	int c;
 
 	argv[0] = "sysdig";	/* getopt messages read "sysdig: ..." */
+	/* `-- CMD ARGS...`: the options and the filter end there */
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			o.cmd = argv + i + 1;
+			argc = i;
+			break;
+		}
 	o.snaplen = 80;
 	o.driver = SCAP_DRIVER_AUTO;
 	opterr = 1;
@@ -363,12 +379,30 @@ int main(int argc, char **argv)
 		case OPT_PAGE_FAULTS: o.page_faults = 1; break;
 		case OPT_EXIT_ONLY: o.exit_only = 1; break;
 		case OPT_RECOVER: o.recover = 1; break;
+		case OPT_STACKS: o.stacks = 1; break;
+		case OPT_STACKS_FILTER:
+			o.stacks = 1;
+			o.stacks_filter = optarg;
+			break;
+		case OPT_KERNEL_STACKS: o.stacks = o.kernel_stacks = 1; break;
+		case OPT_USER: o.cmd_user = optarg; break;
 		case OPT_BUFFER_BYTES:
 			if (parse_int(optarg, &v) || v <= 0 || v > (1LL << 30))
 				return die("invalid --buffer-bytes-per-cpu (1 to 1073741824)");
 			o.buffer_bytes = (uint64_t)v;
 			break;
 		default:
+			if (c == OPT_BENCH) {
+				if (parse_int(optarg, &v) || v <= 0 || v > 1000)
+					return die("invalid --bench N: a number of runs from 1 to 1000");
+				o.bench_runs = (int)v;
+				break;
+			}
+			if (c >= OPT_FLIGHT_BASE && c < OPT_FLIGHT_END) {
+				if (flight_parse_opt(&o.flight, c, optarg))
+					return 1;
+				break;
+			}
 			if (c >= OPT_FLEET_BASE && c < OPT_FLEET_END) {
 				if (fleet_parse_opt(&o.fleet, c, optarg))
 					return 1;
@@ -417,6 +451,12 @@ int main(int argc, char **argv)
 			o.chisels[i].args = words[first++];
 	}
 	o.filter = join_words(words + first, nwords - first);
+	if (o.cmd && !o.cmd[0])
+		return die("--: no command to run");
+	if (o.cmd && (o.ninputs || o.source))
+		return die("-- CMD: traces a command live, not with -r or -I");
+	if (o.cmd_user && !o.cmd)
+		return die("--user: only with -- CMD");
 
 	if (o.write_path || fleet_enabled(&o.fleet))
 		o.quiet = 1;
@@ -431,7 +471,7 @@ int main(int argc, char **argv)
 		o.format = strdup(format);
 		format_unescape(o.format);
 	}
-	c = run_capture(&o);
+	c = o.bench_runs ? bench_run(&o) : run_capture(&o);
 	plugin_unload_all();
 	if (!c && o.rerun)
 		return run_again(o.rerun);

@@ -26,6 +26,7 @@
 #include "event_table.h"
 #include "bpf_engine.h"
 #include "bpf_kernel_check.h"
+#include "bpf_select.h"
 #include "proc_snapshot.h"
 #include "syscall_table.h"
 #include "fill_spec.h"
@@ -224,6 +225,7 @@ static int bpf_get_stats(struct scap *h, struct scap_stats *st)
 
 		st->n_evts += c->n_evts;
 		st->n_suppressed += c->n_suppressed;
+		st->n_unselected += c->n_unselected;
 		st->n_drops_buffer += c->n_drops_buffer;
 		st->n_drops += c->n_drops_buffer + c->n_drops_scratch;
 	}
@@ -256,12 +258,20 @@ static void bpf_close(struct scap *h)
 	h->engine = NULL;
 }
 
+static int bpf_selected(struct scap *h, uint64_t pid, uint64_t tid)
+{
+	struct bpf_engine *e = h->engine;
+
+	return bpf_select_has(e->skel, pid, tid);
+}
+
 static const struct scap_engine_ops bpf_ops = {
 	.name = "bpf",
 	.next = bpf_next,
 	.get_stats = bpf_get_stats,
 	.progress = bpf_progress,
 	.close = bpf_close,
+	.selected = bpf_selected,
 };
 
 /* ---- setup ---- */
@@ -417,22 +427,6 @@ static int is_lifecycle(uint16_t ev)
 	return 0;
 }
 
-/* opts->comm as the driver compares it; not pushed down if no task can
- * have that name (empty or longer than the kernel's 15 characters) */
-static void set_comm(volatile struct scap_bpf_settings *st, const char *comm)
-{
-	uint8_t name[16] = { 0 }, mask[16] = { 0 };
-	size_t n = comm ? strlen(comm) : 0;
-
-	if (!n || n >= sizeof(name))
-		return;
-	memcpy(name, comm, n);
-	memset(mask, 0xff, n + 1);
-	memcpy((void *)st->comm, name, sizeof(name));
-	memcpy((void *)st->comm_mask, mask, sizeof(mask));
-	st->flags |= SCAP_BPF_F_COMM;
-}
-
 static void apply_settings(struct bpf_engine *e, const struct scap_live_opts *o)
 {
 	volatile struct scap_bpf_settings *st = &e->skel->bss->settings;
@@ -441,13 +435,16 @@ static void apply_settings(struct bpf_engine *e, const struct scap_live_opts *o)
 	st->boot_epoch_ns = boot_epoch_ns();
 	st->self_tgid = o->skip_self ? (uint32_t)getpid() : 0;
 	st->snaplen = o->snaplen ? o->snaplen : SCAP_BPF_DEFAULT_SNAPLEN;
-	st->flags = o->exit_only ? SCAP_BPF_F_EXIT_ONLY : 0;
-	set_comm(st, o->comm);
+	st->flags = (o->exit_only ? SCAP_BPF_F_EXIT_ONLY : 0) |
+		    (o->kernel_stacks ? SCAP_BPF_F_KSTACK : 0);
 	for (nr = 0; nr < SCAP_BPF_MAX_SYSCALLS; nr++) {
 		uint16_t ev = nr < SYSCALL_TABLE_SIZE ? g_syscall_table[nr].enter_event : 0;
 
 		st->syscall_mask[nr] = !wanted(o, ev) ? 0 :
 			SCAP_BPF_SC_CAPTURE | (is_lifecycle(ev) ? SCAP_BPF_SC_LIFECYCLE : 0);
+		if (st->syscall_mask[nr] && o->stack_mask &&
+		    (o->stack_mask[ev] || (ev + 1 < PPM_EVENT_MAX && o->stack_mask[ev + 1])))
+			st->syscall_mask[nr] |= SCAP_BPF_SC_STACK;
 	}
 }
 
@@ -474,6 +471,7 @@ static void choose_hooks(struct bpf_engine *e, const struct scap_live_opts *o)
 		bpf_program__set_autoattach(s->progs.sched_switch, false);
 	if (!wanted(o, PPME_SIGNALDELIVER_E))
 		bpf_program__set_autoattach(s->progs.signal_deliver, false);
+	bpf_select_hooks(s, o);
 }
 
 static int open_skel(struct bpf_engine *e, const struct scap_live_opts *o, uint32_t bytes, char *err)
@@ -539,6 +537,8 @@ struct scap *scap_bpf_open(const struct scap_live_opts *opts, char *err)
 	if (open_skel(e, opts, bytes, err) || map_rings(e, bytes, err) || install_fillers(e, err))
 		goto fail;
 	apply_settings(e, opts);
+	if (bpf_select_apply(e->skel, opts, err))
+		goto fail;
 	if (probe_bpf__attach(e->skel)) {
 		snprintf(err, SCAP_ERRBUF_SIZE, "live capture: cannot attach the bpf programs: %s", strerror(errno));
 		goto fail;
@@ -552,6 +552,7 @@ struct scap *scap_bpf_open(const struct scap_live_opts *opts, char *err)
 		free(h);
 		return NULL;
 	}
+	bpf_select_snapshot(e->skel, opts, &h->meta);
 	return h;
 fail:
 	engine_free(e);

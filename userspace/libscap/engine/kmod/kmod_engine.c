@@ -137,10 +137,15 @@ static int configure(struct kmod_engine *k, const struct scap_live_opts *o, char
 	struct kmod_mask mask;
 	int fd = k->cpus[0].fd;
 
-	memset(&mask, 1, sizeof(mask));
+	memset(&mask, KMOD_MASK_CAPTURE, sizeof(mask));
 	if (o && o->syscall_mask)
 		for (unsigned i = 0; i < PPM_EVENT_MAX; i++)
-			mask.events[i] = o->syscall_mask[i] ? 1 : 0;
+			mask.events[i] = o->syscall_mask[i] ? KMOD_MASK_CAPTURE : 0;
+	/* --stacks: on the enter events of the selected syscalls (the stack is
+	 * taken at entry) */
+	for (unsigned i = 0; o && o->stack_mask && i < PPM_EVENT_MAX; i += 2)
+		if (mask.events[i] && (o->stack_mask[i] || o->stack_mask[i + 1]))
+			mask.events[i] |= KMOD_MASK_STACK | (o->kernel_stacks ? KMOD_MASK_KSTACK : 0);
 	if (ioctl(fd, KMOD_IOC_SET_SNAPLEN, &snaplen) ||
 	    ioctl(fd, KMOD_IOC_SET_MASK, &mask) ||
 	    ioctl(fd, KMOD_IOC_SKIP_TGID, &self) ||
@@ -365,8 +370,16 @@ static int open_cpus(struct kmod_engine *k, char *err)
 
 struct scap *scap_kmod_open(const struct scap_live_opts *opts, char *err)
 {
-	struct kmod_engine *k = calloc(1, sizeof(*k));
-	struct scap *h = calloc(1, sizeof(*h));
+	struct kmod_engine *k;
+	struct scap *h;
+
+	/* no process selection in the module (yet): it delivers every task */
+	if (opts && opts->select && opts->select->exact) {
+		snprintf(err, SCAP_ERRBUF_SIZE, "kmod: the kernel module cannot select a process tree (sysdig -- CMD): use --bpf");
+		return NULL;
+	}
+	k = calloc(1, sizeof(*k));
+	h = calloc(1, sizeof(*h));
 
 	if (!k || !h || !(k->cpus = calloc(KMOD_MAX_CPUS, sizeof(*k->cpus)))) {
 		snprintf(err, SCAP_ERRBUF_SIZE, "kmod: out of memory");
