@@ -14,10 +14,10 @@ export TZ=UTC
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-# attached PID: waits (10 s at most) until the capture PID holds its bpf
+# attached PID: waits (60 s at most) until the capture PID holds its bpf
 # links; the /proc snapshot follows the attach
 attached() {
-	for _ in $(seq 100); do
+	for _ in $(seq 600); do
 		if ls -l "/proc/$1/fd" 2>/dev/null | grep -q bpf_link; then sleep 0.5; return 0; fi
 		sleep 0.1
 	done
@@ -78,7 +78,7 @@ for i in range(5):
 		set -- $m
 		"$TMP/syslogwriter" -u "$TMP/dev/log" -p "$1" -t "$2" "$3" || fail "logger failed"
 	done
-	sleep 1
+	sleep 2		# let the consumer drain the rings (a loaded machine lags)
 	kill -INT $pid; wait $pid
 	wait	# the receiver got all five
 	dumps "$TMP/live.scap" spy_syslog "DUMP 100" ""

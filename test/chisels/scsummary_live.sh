@@ -35,7 +35,7 @@ strace -c -f -o "$TMP/strace.txt" "$WORK" || fail "the workload failed under str
 
 "$SYSDIG" -c scsummary "proc.name=$COMM" >"$TMP/ours.txt" 2>"$TMP/cap.err" &
 CAP_PID=$!
-for _ in $(seq 200); do
+for _ in $(seq 600); do	# 60 s: a loaded machine starts slowly
 	ls -l "/proc/$CAP_PID/fd" 2>/dev/null | grep -q bpf_link && break
 	kill -0 "$CAP_PID" 2>/dev/null || fail "capture died: $(cat "$TMP/cap.err")"
 	sleep 0.1
@@ -43,7 +43,7 @@ done
 ls -l "/proc/$CAP_PID/fd" 2>/dev/null | grep -q bpf_link || fail "capture did not start"
 sleep 0.5	# the /proc snapshot follows the attach
 "$WORK" || fail "the workload failed"
-sleep 1		# let the consumer drain the rings
+sleep 2		# let the consumer drain the rings (a loaded machine lags)
 kill -INT "$CAP_PID"
 wait "$CAP_PID" || fail "capture exit code $? ($(cat "$TMP/cap.err"))"
 CAP_PID=
