@@ -34,10 +34,11 @@ end
 
 local encode_value
 
+-- the layout of dkjson's indent mode: each member of an object on a line
+-- of its own ("key":value, two spaces per level), array elements inline
+-- after "[" and "," (objects in an array one level deeper)
 local function encode_table(t, indent, level, out)
 	local arr, n = is_array(t)
-	local pad = indent and ("\n" .. string.rep("  ", level + 1)) or ""
-	local close = indent and ("\n" .. string.rep("  ", level)) or ""
 	local parts = {}
 	if arr then
 		if n == 0 then
@@ -47,11 +48,13 @@ local function encode_table(t, indent, level, out)
 		for i = 1, n do
 			local sub = {}
 			encode_value(t[i], indent, level + 1, sub)
-			parts[#parts + 1] = pad .. table.concat(sub)
+			parts[#parts + 1] = table.concat(sub)
 		end
-		out[#out + 1] = "[" .. table.concat(parts, ",") .. close .. "]"
+		out[#out + 1] = "[" .. table.concat(parts, ",") .. "]"
 		return
 	end
+	local pad = indent and ("\n" .. string.rep("  ", level + 1)) or ""
+	local close = indent and ("\n" .. string.rep("  ", level)) or ""
 	local keys = {}
 	for k in pairs(t) do
 		keys[#keys + 1] = k
@@ -60,7 +63,7 @@ local function encode_table(t, indent, level, out)
 	for _, k in ipairs(keys) do
 		local sub = {}
 		encode_value(t[k], indent, level + 1, sub)
-		parts[#parts + 1] = pad .. quote(tostring(k)) .. (indent and ": " or ":") .. table.concat(sub)
+		parts[#parts + 1] = pad .. quote(tostring(k)) .. ":" .. table.concat(sub)
 	end
 	out[#out + 1] = "{" .. table.concat(parts, ",") .. close .. "}"
 end
@@ -74,10 +77,8 @@ encode_value = function(v, indent, level, out)
 	elseif t == "number" then
 		if v ~= v or v == math.huge or v == -math.huge then
 			out[#out + 1] = "null"
-		elseif math.floor(v) == v and math.abs(v) < 1e15 then
-			out[#out + 1] = string.format("%d", v)
 		else
-			out[#out + 1] = string.format("%.14g", v)
+			out[#out + 1] = string.format("%.14g", v)	-- tostring's format
 		end
 	elseif t == "boolean" then
 		out[#out + 1] = tostring(v)

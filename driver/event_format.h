@@ -91,8 +91,8 @@ struct scap_bpf_counters {
 	uint64_t n_drops_scratch;	/* record too large to build */
 	uint64_t in_drop;		/* 1 while drops are pending a marker */
 	uint64_t drop_ts;		/* time of the first pending drop */
-	uint64_t n_suppressed;		/* not captured: task not named settings.comm */
-	uint64_t pad;
+	uint64_t n_suppressed;		/* not captured: comm filter or -U (select.bpf.h) */
+	uint64_t n_unselected;		/* not captured: not a selected pid (SCAP_BPF_F_PIDS) */
 };
 
 /* settings.flags: exit-only mode (--exit-only): the sys_enter hook is not
@@ -104,10 +104,38 @@ struct scap_bpf_counters {
  * thread group leader's) are captured, plus the process lifecycle: the
  * syscalls marked SCAP_BPF_SC_LIFECYCLE and procexit of every task */
 #define SCAP_BPF_F_COMM 2
+/* settings.flags: stack events (SCAP_BPF_SC_STACK) carry the kernel stack
+ * too (--kernel-stacks) */
+#define SCAP_BPF_F_KSTACK 64
+/* settings.flags: the tasks named one of the sel_comms map (-U) are not
+ * captured, except their lifecycle (driver/bpf/select.bpf.h) */
+#define SCAP_BPF_F_SUPPRESS 4
+/* settings.flags: only the processes / threads of sel_tgids / sel_tids */
+#define SCAP_BPF_F_PIDS 8
+/* settings.flags: with SCAP_BPF_F_PIDS, the children of a selected
+ * process are selected (the process tree) */
+#define SCAP_BPF_F_TREE 16
+/* settings.flags: with SCAP_BPF_F_PIDS, the threads of sel_tids too */
+#define SCAP_BPF_F_TIDS 32
+
+/* the selection bitmaps: one bit per pid up to the kernel's PID_MAX_LIMIT
+ * (pid_max cannot be set higher); the -U map holds up to 32 names, NUL-padded */
+#define SCAP_BPF_PID_LIMIT (1u << 22)
+#define SCAP_BPF_PID_WORDS (SCAP_BPF_PID_LIMIT / 64)
+#define SCAP_BPF_MAX_SUPPRESSED 32
+struct scap_bpf_comm {
+	char name[16];
+};
 
 /* settings.syscall_mask[nr] bits */
 #define SCAP_BPF_SC_CAPTURE 1		/* captured */
 #define SCAP_BPF_SC_LIFECYCLE 2		/* clone/fork/execve...: passes the comm filter */
+#define SCAP_BPF_SC_STACK 4		/* --stacks: a PPME_STACK_E before its enter event */
+
+/* PPME_STACK_E (driver/ext_events.tsv): what the drivers take at most */
+#define SCAP_STACK_USER_FRAMES 64	/* user return addresses, frame pointer walk */
+#define SCAP_STACK_TOP_BYTES 256	/* the user stack from sp */
+#define SCAP_STACK_KERNEL_FRAMES 32
 
 struct scap_bpf_settings {
 	uint64_t boot_epoch_ns;	/* epoch ns at boot: added to ktime_get_boot_ns */

@@ -46,6 +46,8 @@ struct flag_table {
 };
 
 extern const struct ppm_event_info g_event_info[PPM_EVENT_MAX];
+/* our own events (ext_events.tsv: stacks), ids PPM_EXT_EVENT_FIRST.. */
+extern const struct ppm_event_info g_ext_event_info[PPM_EXT_EVENT_END - PPM_EXT_EVENT_FIRST];
 extern const struct flag_table g_flag_tables[];
 extern const char *const g_ppm_sc_names[];
 extern const unsigned g_ppm_sc_count;
@@ -55,6 +57,22 @@ extern const unsigned g_ppm_sc_count;
 static inline int ppm_event_is_enter(uint16_t type)
 {
 	return (type & 1) == 0;
+}
+
+/* 1 for an id of our own events (unknown to sysdig 0.29.3, which skips them) */
+static inline int ppm_event_is_ext(uint16_t type)
+{
+	return type >= PPM_EXT_EVENT_FIRST && type < PPM_EXT_EVENT_END;
+}
+
+/* the table entry of any event id we know, or NULL */
+static inline const struct ppm_event_info *ppm_event_info_of(uint16_t type)
+{
+	if (type < PPM_EVENT_MAX)
+		return &g_event_info[type];
+	if (ppm_event_is_ext(type))
+		return &g_ext_event_info[type - PPM_EXT_EVENT_FIRST];
+	return 0;
 }
 
 #endif

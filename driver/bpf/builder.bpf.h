@@ -146,8 +146,11 @@ static __always_inline void push_lit(struct bld *b, const char *s, __u32 n)
 	param_done(b, n);
 }
 
-/* 1: the string was read (else "<NA>", or "(NULL)" for a NULL pointer) */
-static __always_inline int push_ustr(struct bld *b, __u64 uptr)
+/*
+ * 1: the string was read (else "<NA>", or "(NULL)" when null_if_unreadable:
+ * the reference's open calls' enter events; "(NULL)" for a NULL pointer)
+ */
+static __always_inline int push_ustr_as(struct bld *b, __u64 uptr, int null_if_unreadable)
 {
 	long n;
 
@@ -157,11 +160,30 @@ static __always_inline int push_ustr(struct bld *b, __u64 uptr)
 	}
 	n = bpf_probe_read_user_str(bpos(b, b->off), MAX_STR, (void *)uptr);
 	if (n <= 0) {
-		push_lit(b, "<NA>", 5);
+		if (null_if_unreadable)
+			push_lit(b, "(NULL)", 7);
+		else
+			push_lit(b, "<NA>", 5);
 		return 0;
 	}
 	param_done(b, n);
 	return 1;
+}
+
+static __always_inline int push_ustr(struct bld *b, __u64 uptr)
+{
+	return push_ustr_as(b, uptr, 0);
+}
+
+/*
+ * An fd or pid argument as the register holds it, as the reference driver
+ * writes it (a C int -1 passed by glibc reads 4294967295); only AT_FDCWD
+ * (the *at calls' dirfd) is written as -100.  The same rule as the kernel
+ * module's put_arg().
+ */
+static __always_inline __s64 arg_fd(__u64 v)
+{
+	return (__s32)v == -100 ? -100 : (__s64)v;
 }
 
 /* 1: the string was read (else "") */

@@ -27,7 +27,17 @@ static __always_inline void push_fdlist(struct bld *b, __u64 ufds, __u64 nfds, i
 	param_done(b, 2 + 10 * (n & (MAX_POLLFD * 2 - 1)));
 }
 
-/* PT_DYN sockopt value: optname of SOL_SOCKET picks the type */
+/*
+ * SOL_SOCKET options whose value the reference driver writes as a u32 (one
+ * bit per optname below 64; the kernel module's SOCKOPT_U32_NAMES)
+ */
+#define SOCKOPT_U32_NAMES 0x3ffffebcddfeeULL
+
+/*
+ * PT_DYN sockopt value, by the reference's rule: SOL_SOCKET's SO_ERROR
+ * (errno), SO_RCVTIMEO/SNDTIMEO (ns), SO_COOKIE (u64), its int options
+ * (u32); every other option, and other levels, as the raw bytes
+ */
 static __always_inline void push_sockopt_val(struct bld *b, __u32 level, __u32 name, __u64 uval, __u32 len)
 {
 	__u8 *p = bpos(b, b->off);
@@ -47,11 +57,11 @@ static __always_inline void push_sockopt_val(struct bld *b, __u32 level, __u32 n
 		p[0] = 4;
 		*(__u64 *)(p + 1) = tv.tv_sec * 1000000000ull + tv.tv_usec * 1000ull;
 		param_done(b, 9);
-	} else if (len == 8) {
+	} else if (level == 1 && name == 57) {		/* SO_COOKIE */
 		p[0] = 3;
 		*(__u64 *)(p + 1) = v;
 		param_done(b, 9);
-	} else if (len == 4) {
+	} else if (level == 1 && name < 64 && ((SOCKOPT_U32_NAMES >> name) & 1)) {
 		p[0] = 2;
 		*(__u32 *)(p + 1) = v;
 		param_done(b, 5);
@@ -116,7 +126,7 @@ FILLER(fill_misc)
 		filler_enter_done(&b);
 		begin_evt(&b, c->exit_type);
 		push_u64(&b, c->ret);
-		push_u64(&b, (__s64)(__s32)c->args[0]);
+		push_u64(&b, arg_fd(c->args[0]));
 		push_u8(&b, level == 1 ? 1 : level == 6 ? 2 : 0);
 		push_u8(&b, level == 1 && name <= 53 ? name : 0);
 		push_sockopt_val(&b, level, name, c->ret < 0 && et == PPME_SOCKET_GETSOCKOPT_E ? 0 : c->args[3], len);

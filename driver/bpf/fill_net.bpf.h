@@ -67,11 +67,15 @@ static __always_inline void push_usockaddr(struct bld *b, __u64 uaddr, __u32 len
 	}
 }
 
-/* remote address of a user sockaddr: family, ip (v4 in ip[0]) and port */
+/*
+ * remote address of a user sockaddr: family, ip (v4 in ip[0]) and port;
+ * upath: the user's sun_path (connect on a unix socket), else 0
+ */
 struct peer {
 	__u16 fam;
 	__u16 port;
 	__u32 ip[4];
+	__u64 upath;
 };
 
 static __always_inline int read_upeer(struct peer *pe, __u64 uaddr, __u32 len)
@@ -152,7 +156,12 @@ static __always_inline void push_tuple(struct bld *b, struct sock *sk, struct pe
 		p[0] = LX_AF_UNIX;
 		*(__u64 *)(p + 1) = inbound ? (__u64)sk : (__u64)peer;
 		*(__u64 *)(p + 9) = inbound ? (__u64)peer : (__u64)sk;
-		if (ua) {
+		if (pe && pe->upath) {
+			char c0 = 0;
+
+			bpf_probe_read_user(&c0, 1, (void *)pe->upath);
+			n = bpf_probe_read_user_str(p + 17, 108, (void *)(pe->upath + (c0 ? 0 : 1)));
+		} else if (ua) {
 			char *path = (char *)ua->name[0].sun_path;
 			char c0 = 0;
 
@@ -171,7 +180,7 @@ static __always_inline void push_tuple(struct bld *b, struct sock *sk, struct pe
 
 static __always_inline __s64 sfd(struct call_ctx *c)
 {
-	return (__s64)(__s32)c->args[0];
+	return arg_fd(c->args[0]);
 }
 
 /*
@@ -224,11 +233,22 @@ FILLER(fill_sock)
 		filler_enter_done(&b);
 		begin_evt(&b, c->exit_type);
 		push_u64(&b, c->ret);
-		if (BPF_CORE_READ(sk, __sk_common.skc_dport) == 0 &&
-		    read_upeer(&pe, c->args[1], c->args[2]) == 0)
+		/*
+		 * as the reference: the remote end is the address the caller
+		 * passed (0.0.0.0 stays 0.0.0.0, a unix socket's path is the
+		 * one connected to), none without an address
+		 */
+		pe.upath = 0;
+		if (sk && BPF_CORE_READ(sk, __sk_common.skc_family) == LX_AF_UNIX &&
+		    c->args[1] && c->args[2] > 2) {
+			pe.fam = LX_AF_UNIX;
+			pe.upath = c->args[1] + 2;
 			push_tuple(&b, sk, &pe, 0);
-		else
-			push_tuple(&b, sk, NULL, 0);
+		} else if (read_upeer(&pe, c->args[1], c->args[2]) == 0) {
+			push_tuple(&b, sk, &pe, 0);
+		} else {
+			push_empty(&b);
+		}
 		break;
 	case PPME_SOCKET_BIND_E:
 		begin_evt(&b, et);
@@ -248,8 +268,9 @@ FILLER(fill_sock)
 		qmax = sk ? BPF_CORE_READ(sk, sk_max_ack_backlog) : 0;
 
 		if (et == PPME_SOCKET_ACCEPT4_5_E) {
+			/* flags: 0, as the reference driver writes */
 			begin_evt(&b, et);
-			push_u32(&b, c->args[3]);
+			push_u32(&b, 0);
 		} else {
 			begin_evt(&b, et);
 		}

@@ -19,6 +19,7 @@
 struct walk {
 	__u64 d;		/* struct dentry * or struct kernfs_node * */
 	__u64 m;		/* struct mount * */
+	__u64 rd, rm;		/* stop at this dentry and mount (the task's root), or 0 */
 	__u32 pos;
 	__u32 base;		/* offset of the half of tmp */
 };
@@ -47,6 +48,8 @@ static long dentry_step(__u32 i, void *ctx)
 	struct dentry *parent = BPF_CORE_READ(d, d_parent);
 	struct qstr q;
 
+	if (w->rd && (__u64)d == w->rd && (__u64)m == w->rm)
+		return 1;
 	if (d == BPF_CORE_READ(m, mnt.mnt_root)) {
 		struct mount *mp = BPF_CORE_READ(m, mnt_parent);
 
@@ -65,12 +68,16 @@ static long dentry_step(__u32 i, void *ctx)
 	return 0;
 }
 
+/* the working directory as seen from the task's root (a chroot), as d_path() */
 static __always_inline void push_cwd(struct bld *b, struct task_struct *t)
 {
 	struct path pwd = BPF_CORE_READ(t, fs, pwd);
+	struct path root = BPF_CORE_READ(t, fs, root);
 	struct walk w = {
 		.d = (__u64)pwd.dentry,
 		.m = (__u64)container_of(pwd.mnt, struct mount, mnt),
+		.rd = (__u64)root.dentry,
+		.rm = (__u64)container_of(root.mnt, struct mount, mnt),
 		.pos = TMP_SIZE / 2 - 1,
 		.base = 0,
 	};
@@ -362,6 +369,47 @@ FILLER(fill_clone)
 	return filler_submit(&b);
 }
 
+#define PPM_EXE_WRITABLE 1	/* execve exit flags */
+#define LX_CAP_DAC_OVERRIDE 1
+#define LX_CAP_FOWNER 3
+#define LX_SB_RDONLY 1
+#define LX_S_IMMUTABLE 8
+
+/*
+ * PPM_EXE_WRITABLE, the reference's rule (the kernel module's
+ * exe_writable()): the task owns its executable or has CAP_FOWNER, or may
+ * write it (mode bits for its fsuid/fsgid or CAP_DAC_OVERRIDE, not on a
+ * read-only or immutable inode).  Supplementary groups are not looked at.
+ */
+static __always_inline int exe_writable(struct task_struct *t)
+{
+	struct inode *inode = BPF_CORE_READ(t, mm, exe_file, f_inode);
+	const struct cred *cr = BPF_CORE_READ(t, cred);
+	__u32 fsuid, fsgid, uid, gid, mode;
+	__u64 caps = 0;
+
+	if (!inode || !cr)
+		return 0;
+	bpf_probe_read_kernel(&caps, sizeof(caps), &cr->cap_effective);
+	fsuid = BPF_CORE_READ(cr, fsuid.val);
+	fsgid = BPF_CORE_READ(cr, fsgid.val);
+	uid = BPF_CORE_READ(inode, i_uid.val);
+	gid = BPF_CORE_READ(inode, i_gid.val);
+	mode = BPF_CORE_READ(inode, i_mode);
+	if (fsuid == uid || (caps & (1ULL << LX_CAP_FOWNER)))
+		return 1;
+	if ((BPF_CORE_READ(inode, i_sb, s_flags) & LX_SB_RDONLY) ||
+	    (BPF_CORE_READ(inode, i_flags) & LX_S_IMMUTABLE))
+		return 0;
+	if (caps & (1ULL << LX_CAP_DAC_OVERRIDE))
+		return 1;
+	if (fsuid == uid)
+		return (mode & 0200) != 0;
+	if (fsgid == gid)
+		return (mode & 0020) != 0;
+	return (mode & 0002) != 0;
+}
+
 FILLER(fill_execve)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
@@ -429,7 +477,7 @@ FILLER(fill_execve)
 	push_u32(&b, tty_nr);
 	push_u64(&b, BPF_CORE_READ(t, signal, pids[PIDTYPE_PGID], numbers[0].nr));
 	push_u32(&b, BPF_CORE_READ(t, loginuid.val));
-	push_u32(&b, 0);
+	push_u32(&b, (long)c->ret >= 0 && exe_writable(t) ? PPM_EXE_WRITABLE : 0);
 	end_evt(&b);
 	return filler_submit(&b);
 }

@@ -20,11 +20,7 @@
 
 /* PPME_SCHEDSWITCH_6_E: next, pgft_maj, pgft_min, vm_size, vm_rss, vm_swap */
 struct switch_evt {
-	__u64 ts;
-	__u64 tid;
-	__u32 len;
-	__u16 type;
-	__u32 nparams;
+	struct ppm_evt_hdr hdr;
 	__u16 plen[6];
 	__s64 next;
 	__u64 pgft_maj;
@@ -34,11 +30,7 @@ struct switch_evt {
 
 /* PPME_PAGE_FAULT_E: addr, ip, error (pf_flags) */
 struct pf_evt {
-	__u64 ts;
-	__u64 tid;
-	__u32 len;
-	__u16 type;
-	__u32 nparams;
+	struct ppm_evt_hdr hdr;
 	__u16 plen[3];
 	__u64 addr;
 	__u64 ip;
@@ -47,37 +39,44 @@ struct pf_evt {
 
 /* PPME_SIGNALDELIVER_E: spid, dpid, sig */
 struct signal_evt {
-	__u64 ts;
-	__u64 tid;
-	__u32 len;
-	__u16 type;
-	__u32 nparams;
+	struct ppm_evt_hdr hdr;
 	__u16 plen[3];
 	__s64 spid;
 	__s64 dpid;
 	__u8 sig;
 } __attribute__((packed));
 
-/* one fixed-size event record into the current CPU's ring */
-static __always_inline void emit_fixed(void *rec, __u32 len, __u64 ts, __u64 tid)
+/* the header of a fixed-size event (its struct begins with it), stamped now */
+static __always_inline void fixed_hdr(struct ppm_evt_hdr *h, __u64 tid, __u16 type, __u32 nparams)
+{
+	h->ts = now_ns();
+	h->tid = tid;
+	h->type = type;
+	h->nparams = nparams;
+}
+
+/* one fixed-size event of len bytes, starting with its header h, into the
+ * current CPU's ring */
+static __always_inline void emit_fixed(struct ppm_evt_hdr *h, __u32 len)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct scap_bpf_counters *c = &counters[cpu & (SCAP_BPF_MAX_CPUS - 1)];
 
+	h->len = len;
 	if (c->in_drop)
-		flush_drops(cpu, c, ts, tid);
-	output_evts(cpu, c, ts, rec, len, 1);
+		flush_drops(cpu, c, h->ts, h->tid);
+	output_evts(cpu, c, h->ts, h, len, 1);
 }
 
-/* one event left out by the comm filter */
-static __always_inline void count_suppressed(void)
+/* the counters of this CPU */
+static __always_inline struct scap_bpf_counters *cpu_counters(void)
 {
-	count_add(&counters[bpf_get_smp_processor_id() & (SCAP_BPF_MAX_CPUS - 1)].n_suppressed, 1);
+	return &counters[bpf_get_smp_processor_id() & (SCAP_BPF_MAX_CPUS - 1)];
 }
 
 /*
  * The current task's pid_tgid when its events are captured (capture on,
- * not the capturing process, past the comm filter), else 0
+ * not the capturing process, selected: select.bpf.h), else 0
  */
 static __always_inline __u64 current_captured(void)
 {
@@ -85,18 +84,17 @@ static __always_inline __u64 current_captured(void)
 
 	if (!settings.enabled || (__u32)(pid_tgid >> 32) == settings.self_tgid)
 		return 0;
-	if (comm_filtered(bpf_get_current_task_btf())) {
-		count_suppressed();
+	if (task_dropped(bpf_get_current_task_btf(), 0, cpu_counters(), 1))
 		return 0;
-	}
 	return pid_tgid;
 }
 
 /*
  * tid = the thread going off the CPU, next = the incoming one; the counters
- * are those of the outgoing thread.  Like the reference driver, switches
- * from or to the idle task are not reported; unlike it, neither are the
- * capturing process's own (its polling would feed back into the capture).
+ * are those of the outgoing thread, next=0 for the idle task, as the
+ * reference driver (and the kernel module) writes it.  The idle task's own
+ * switches are not reported, nor, unlike the reference, the capturing
+ * process's own (its polling would feed back into the capture).
  */
 SEC("tp_btf/sched_switch")
 int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
@@ -104,17 +102,11 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 	struct switch_evt e;
 	__u32 i;
 
-	if (!settings.enabled || !prev->pid || !next->pid || prev->tgid == settings.self_tgid)
+	if (!settings.enabled || !prev->pid || prev->tgid == settings.self_tgid)
 		return 0;
-	if (comm_filtered(prev)) {
-		count_suppressed();
+	if (task_dropped(prev, 0, cpu_counters(), 1))
 		return 0;
-	}
-	e.ts = now_ns();
-	e.tid = prev->pid;
-	e.len = sizeof(e);
-	e.type = PPME_SCHEDSWITCH_6_E;
-	e.nparams = 6;
+	fixed_hdr(&e.hdr, prev->pid, PPME_SCHEDSWITCH_6_E, 6);
 	e.plen[0] = e.plen[1] = e.plen[2] = 8;
 	e.plen[3] = e.plen[4] = e.plen[5] = 4;
 	e.next = next->pid;
@@ -122,7 +114,7 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 	e.pgft_min = prev->min_flt;
 	for (i = 0; i < 3; i++)
 		e.vm[i] = task_vm_kb(prev, i);
-	emit_fixed(&e, sizeof(e), e.ts, e.tid);
+	emit_fixed(&e.hdr, sizeof(e));
 	return 0;
 }
 
@@ -174,17 +166,13 @@ int BPF_PROG(signal_deliver, int sig, struct kernel_siginfo *info, struct k_siga
 
 	if (!pid_tgid)
 		return 0;
-	e.ts = now_ns();
-	e.tid = (__u32)pid_tgid;
-	e.len = sizeof(e);
-	e.type = PPME_SIGNALDELIVER_E;
-	e.nparams = 3;
+	fixed_hdr(&e.hdr, (__u32)pid_tgid, PPME_SIGNALDELIVER_E, 3);
 	e.plen[0] = e.plen[1] = 8;
 	e.plen[2] = 1;
 	e.spid = signal_sender(sig, info);
 	e.dpid = (__u32)pid_tgid;
 	e.sig = sig;
-	emit_fixed(&e, sizeof(e), e.ts, e.tid);
+	emit_fixed(&e.hdr, sizeof(e));
 	return 0;
 }
 
@@ -209,17 +197,13 @@ static __always_inline int page_fault(unsigned long addr, struct pt_regs *regs, 
 
 	if (!pid_tgid)
 		return 0;
-	e.ts = now_ns();
-	e.tid = (__u32)pid_tgid;
-	e.len = sizeof(e);
-	e.type = PPME_PAGE_FAULT_E;
-	e.nparams = 3;
+	fixed_hdr(&e.hdr, (__u32)pid_tgid, PPME_PAGE_FAULT_E, 3);
 	e.plen[0] = e.plen[1] = 8;
 	e.plen[2] = 4;
 	e.addr = addr;
 	e.ip = regs->ip;
 	e.error = pf_flags_to_ppm(err);
-	emit_fixed(&e, sizeof(e), e.ts, e.tid);
+	emit_fixed(&e.hdr, sizeof(e));
 	return 0;
 }
 

@@ -125,16 +125,19 @@ static __always_inline void push_fill_param(struct bld *b, __u32 d)
 
 	switch (d & 0xff) {
 	case FS_ARG:
-		/* fds and pids are C ints in the syscall ABI */
-		if (type == PT_FD || type == PT_PID)
-			v = (__s64)(__s32)v;
-		push_sized(b, size, v);
+		push_sized(b, size, type == PT_FD ? arg_fd(v) : v);
+		break;
+	case FS_ARG_INT:
+		push_sized(b, size, (__s64)(__s32)v);
 		break;
 	case FS_RET:
 		push_sized(b, size, c->ret);
 		break;
 	case FS_USTR:
 		push_ustr(b, v);
+		break;
+	case FS_USTR_NULL:
+		push_ustr_as(b, v, 1);
 		break;
 	case FS_OPEN_FLAGS:
 		push_u32(b, open_flags_to_ppm(v));
@@ -183,10 +186,10 @@ static __always_inline void push_fill_param(struct bld *b, __u32 d)
 		push_u64(b, user_u64(v, 0, 0));
 		break;
 	case FS_RLIM_CUR:
-		push_u64(b, user_u64(v, 0, -1));
-		break;
 	case FS_RLIM_MAX:
-		push_u64(b, user_u64(v, 8, -1));
+		/* -1 when the call failed, but prlimit's old limit (argument 3) */
+		push_u64(b, (__s64)c->ret < 0 && a != 3 ? -1 :
+			 user_u64(v, (d & 0xff) == FS_RLIM_MAX ? 8 : 0, -1));
 		break;
 	case FS_HOW_FLAGS:
 		push_u32(b, open_flags_to_ppm(user_u64(v, 0, 0)));

@@ -105,33 +105,7 @@ static __always_inline __u64 now_ns(void)
 	return bpf_ktime_get_boot_ns() + settings.boot_epoch_ns;
 }
 
-/*
- * The comm filter (SCAP_BPF_F_COMM): is task t, or its thread group leader,
- * named settings.comm?  Names are compared on the bytes of settings.comm up
- * to its NUL (comm_mask), two 8-byte words each.
- */
-static __always_inline int comm_is(__u64 w0, __u64 w1)
-{
-	return !(((w0 ^ settings.comm[0]) & settings.comm_mask[0]) |
-		 ((w1 ^ settings.comm[1]) & settings.comm_mask[1]));
-}
-
-/* t is a BTF pointer: comm is read with plain loads, no helper call */
-static __always_inline int task_named(struct task_struct *t)
-{
-	const __u64 *n = (const __u64 *)t->comm;
-
-	if (comm_is(n[0], n[1]))
-		return 1;
-	n = (const __u64 *)t->group_leader->comm;
-	return comm_is(n[0], n[1]);
-}
-
-/* 1: the comm filter keeps task t out of the capture */
-static __always_inline int comm_filtered(struct task_struct *t)
-{
-	return (settings.flags & SCAP_BPF_F_COMM) && !task_named(t);
-}
+#include "select.bpf.h"
 
 /* PPME_DROP_E at the first drop, PPME_DROP_X now: one record */
 struct drop_evt {
@@ -326,7 +300,7 @@ static __always_inline struct scratch *get_scratch(__u32 cpu)
 
 /*
  * What sys_enter and sys_exit share: which syscalls are captured (not the
- * capturing process, not an ia32 call, in the mask, past the comm filter),
+ * capturing process, not an ia32 call, in the mask, a selected task: select.bpf.h),
  * their counters, the time and the pending drop markers.  Returns the
  * syscall's table entry, or NULL when the call is not captured.
  */
@@ -363,16 +337,16 @@ captured_syscall(struct hook_ctx *h, __u64 nr, __u32 nevts)
 		return NULL;
 	h->cpu = bpf_get_smp_processor_id();
 	h->c = &counters[h->cpu & (SCAP_BPF_MAX_CPUS - 1)];
-	if (!(m & SCAP_BPF_SC_LIFECYCLE) && comm_filtered(task)) {
-		count_add(&h->c->n_suppressed, nevts);
+	if (task_dropped(task, m & SCAP_BPF_SC_LIFECYCLE, h->c, nevts))
 		return NULL;
-	}
 	h->ts = now_ns();
 	h->tid = (__u32)pid_tgid;
 	if (h->c->in_drop)
 		flush_drops(h->cpu, h->c, h->ts, h->tid);
 	return p;
 }
+
+#include "stack.bpf.h"
 
 /* the call's context in the scratch area, then its filler (no return) */
 static __always_inline void run_filler(void *ctx, struct hook_ctx *h, const struct syscall_evt_pair *p,
@@ -415,6 +389,8 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	p = captured_syscall(&h, nr, pair ? 2 : 1);
 	if (!p)
 		return 0;
+	if (pair)
+		stack_hook(ctx, &h, regs, nr);
 	if (p->kind == 1)
 		run_filler(ctx, &h, p, regs, ret, pair ? PHASE_PAIR : PHASE_EXIT);
 	if (pair)
@@ -432,6 +408,7 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 	p = captured_syscall(&h, id, 1);
 	if (!p)
 		return 0;
+	stack_hook(ctx, &h, regs, id);
 	if (p->kind == 1)
 		run_filler(ctx, &h, p, regs, 0, PHASE_ENTER);
 	return emit_generic_enter(h.cpu, h.c, h.ts, h.tid, p->ppm_sc, id);
@@ -519,26 +496,31 @@ int BPF_PROG(sched_process_exit, struct task_struct *p)
 	__u32 tgid = BPF_CORE_READ(p, tgid);
 	struct scap_bpf_counters *c;
 	struct bld b;
+	__u32 cpu;
 	__s32 code;
 	__u64 nr;
 
 	if (tgid == settings.self_tgid || !settings.enabled)
 		return 0;
+	cpu = bpf_get_smp_processor_id();
+	c = &counters[cpu & (SCAP_BPF_MAX_CPUS - 1)];
+	if (task_dropped(p, 1, c, 1))
+		return 0;
+	tree_exit(p);
 	if (filler_start(&b))
 		return 0;
-	b.s->c.cpu = bpf_get_smp_processor_id();
+	b.s->c.cpu = cpu;
 	b.s->c.ts = now_ns();
 	b.s->c.ets = b.s->c.ts;
 	b.s->c.tid = BPF_CORE_READ(p, pid);
-	c = &counters[b.s->c.cpu & (SCAP_BPF_MAX_CPUS - 1)];
 	if (c->in_drop)
 		flush_drops(b.s->c.cpu, c, b.s->c.ts, b.s->c.tid);
 	code = BPF_CORE_READ(p, exit_code);
 	/* exit and exit_group never return: in exit-only mode their enter
 	 * event comes from here (else sys_enter wrote it) */
 	nr = BPF_CORE_READ((struct pt_regs *)bpf_task_pt_regs(p), orig_ax);
-	if ((settings.flags & SCAP_BPF_F_EXIT_ONLY) && (nr == 60 || nr == 231) &&
-	    settings.syscall_mask[nr]) {
+	if ((settings.flags & SCAP_BPF_F_EXIT_ONLY) &&
+	    (nr == SYSCALL_NR_EXIT || nr == SYSCALL_NR_EXIT_GROUP) && settings.syscall_mask[nr]) {
 		begin_evt(&b, PPME_GENERIC_E);
 		push_u16(&b, g_syscall_table[nr].ppm_sc);
 		push_u16(&b, nr);

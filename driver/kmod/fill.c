@@ -21,6 +21,7 @@
 #include <linux/in6.h>
 #include <linux/un.h>
 #include <linux/uio.h>
+#include <linux/tcp.h>
 #include <linux/fcntl.h>
 #include <linux/mman.h>
 #include <linux/cred.h>
@@ -116,8 +117,12 @@ static int put_str(struct kfill *f, const char *s)
 	return put_raw(f, s, strlen(s) + 1);
 }
 
-/* a NUL-terminated user string; "(NULL)" for NULL, "<NA>" if unreadable */
-static int put_ustr(struct kfill *f, unsigned long uaddr)
+/*
+ * a NUL-terminated user string; "(NULL)" for NULL, @unreadable if it cannot
+ * be read (the reference writes "(NULL)" in the open calls' enter events and
+ * drops the other events: "<NA>" there)
+ */
+static int put_ustr(struct kfill *f, unsigned long uaddr, const char *unreadable)
 {
 	long n;
 	u32 max = min_t(u32, KMOD_MAX_PATH, f->cap - f->pos);
@@ -130,7 +135,7 @@ static int put_ustr(struct kfill *f, unsigned long uaddr)
 	n = strncpy_from_user(f->buf + f->pos, (const char __user *)uaddr, max);
 	pagefault_enable();
 	if (n < 0)
-		return put_str(f, "<NA>");
+		return put_str(f, unreadable);
 	if (n == max)
 		n--;
 	f->buf[f->pos + n] = 0;
@@ -162,11 +167,15 @@ static int put_zero(struct kfill *f, u8 type)
 	}
 }
 
-static int put_signed(struct kfill *f, u8 type, unsigned long arg)
+/*
+ * Arguments are written as the register holds them, as the reference driver
+ * does: a C int -1 passed by glibc reads 4294967295.  Only AT_FDCWD in an fd
+ * (the *at calls' dirfd) is written as -100 (the BPF driver's arg_fd()).
+ */
+static int put_arg(struct kfill *f, u8 type, unsigned long arg)
 {
-	/* fds and pids are C ints in the syscall ABI */
-	if (type == PT_FD || type == PT_PID)
-		return put_num(f, type, (s64)(int)arg);
+	if (type == PT_FD && (int)arg == AT_FDCWD)
+		return put_num(f, type, (u64)(s64)AT_FDCWD);
 	return put_num(f, type, arg);
 }
 
@@ -305,7 +314,8 @@ static void put16(u8 *p, u16 v)
 	memcpy(p, &v, 2);
 }
 
-static u32 unix_tuple(struct sock *sk, u8 *out, bool inbound)
+/* @upath: the path the caller connected to (connect), else NULL */
+static u32 unix_tuple(struct sock *sk, u8 *out, bool inbound, const char *upath)
 {
 	struct unix_sock *us = unix_sk(sk);
 	struct sock *peer = us->peer;
@@ -316,7 +326,10 @@ static u32 unix_tuple(struct sock *sk, u8 *out, bool inbound)
 
 	if (!addr && peer)
 		addr = unix_sk(peer)->addr;
-	if (addr && addr->len > (int)sizeof(short)) {
+	if (upath) {
+		path = upath[0] ? upath : upath + 1;
+		plen = strnlen(path, UNIX_PATH_MAX - 1);
+	} else if (addr && addr->len > (int)sizeof(short)) {
 		path = addr->name->sun_path;
 		plen = addr->len - sizeof(short);
 		if (path[0] == 0) {
@@ -333,8 +346,12 @@ static u32 unix_tuple(struct sock *sk, u8 *out, bool inbound)
 	return 18 + plen;
 }
 
-/* socket tuple of @fd; inbound: source = remote peer */
-static int put_tuple(struct kfill *f, long fd, bool inbound)
+/*
+ * socket tuple of @fd; inbound: source = remote peer.  @peer: the address
+ * the caller passed to connect(), which the reference driver writes as the
+ * remote end instead of the socket's own (0.0.0.0 stays 0.0.0.0)
+ */
+static int put_tuple(struct kfill *f, long fd, bool inbound, const struct sockaddr_storage *peer)
 {
 	u8 out[18 + UNIX_PATH_MAX + 1];
 	struct socket *sock;
@@ -354,6 +371,11 @@ static int put_tuple(struct kfill *f, long fd, bool inbound)
 		__be32 ra = inet->inet_daddr;
 		u16 lp = ntohs(inet->inet_sport), rp = ntohs(inet->inet_dport);
 
+		if (peer) {
+			ra = ((const struct sockaddr_in *)peer)->sin_addr.s_addr;
+			rp = ntohs(((const struct sockaddr_in *)peer)->sin_port);
+		}
+
 		out[0] = PPM_AF_INET;
 		memcpy(out + 1, inbound ? &ra : &la, 4);
 		put16(out + 5, inbound ? rp : lp);
@@ -367,6 +389,11 @@ static int put_tuple(struct kfill *f, long fd, bool inbound)
 		const struct in6_addr *ra = &sk->sk_v6_daddr;
 		u16 lp = ntohs(inet->inet_sport), rp = ntohs(inet->inet_dport);
 
+		if (peer) {
+			ra = &((const struct sockaddr_in6 *)peer)->sin6_addr;
+			rp = ntohs(((const struct sockaddr_in6 *)peer)->sin6_port);
+		}
+
 		out[0] = PPM_AF_INET6;
 		memcpy(out + 1, inbound ? ra : la, 16);
 		put16(out + 17, inbound ? rp : lp);
@@ -375,10 +402,24 @@ static int put_tuple(struct kfill *f, long fd, bool inbound)
 		n = 37;
 #endif
 	} else if (sk && sk->sk_family == AF_UNIX) {
-		n = unix_tuple(sk, out, inbound);
+		n = unix_tuple(sk, out, inbound,
+			       peer ? ((const struct sockaddr_un *)peer)->sun_path : NULL);
 	}
 	sockfd_put(sock);
 	return put_raw(f, out, n);
+}
+
+/* connect exit: the tuple with the address the caller passed, as the reference */
+static int put_connect_tuple(struct kfill *f)
+{
+	struct sockaddr_storage ss;
+	u32 len = min_t(unsigned long, f->args[2], sizeof(ss) - 1);
+
+	memset(&ss, 0, sizeof(ss));
+	if ((int)f->args[0] < 0 || !f->args[1] || !len ||
+	    copy_from_user_nofault(&ss, (const void __user *)f->args[1], len))
+		return put_raw(f, NULL, 0);
+	return put_tuple(f, (int)f->args[0], false, &ss);
 }
 
 /*
@@ -529,6 +570,14 @@ static int put_dyn_u64(struct kfill *f, u8 sel, u64 v)
 }
 
 /* the option value of setsockopt/getsockopt (optlen in argument 4), PT_DYN */
+/* SOL_SOCKET options written as a u32: one bit per optname below 64 */
+#define SOCKOPT_U32_NAMES 0x3ffffebcddfeeULL
+
+/*
+ * The value by the reference's rule (the BPF driver's push_sockopt_val()):
+ * SO_ERROR, SO_RCVTIMEO/SNDTIMEO, SO_COOKIE, the int options of SOL_SOCKET
+ * as u32, anything else (and other levels) as the raw bytes
+ */
 static int put_sockopt_val(struct kfill *f, unsigned long uval)
 {
 	u32 level = f->args[1], name = f->args[2], len = f->args[4];
@@ -540,7 +589,7 @@ static int put_sockopt_val(struct kfill *f, unsigned long uval)
 		if (f->ret < 0)
 			uval = 0;
 	}
-	if (uval && copy_from_user_nofault(&v, (const void __user *)uval, min_t(u32, len, 8)))
+	if (uval && copy_from_user_nofault(&v, (const void __user *)uval, sizeof(v)))
 		v = 0;
 	if (level == SOL_SOCKET && name == SO_ERROR)
 		return put_dyn_u64(f, 1, -(s64)(s32)v);
@@ -549,11 +598,12 @@ static int put_sockopt_val(struct kfill *f, unsigned long uval)
 
 		if (uval && copy_from_user_nofault(&tv, (const void __user *)uval, sizeof(tv)))
 			memset(&tv, 0, sizeof(tv));
-		return put_dyn_u64(f, 4, tv.tv_sec * NSEC_PER_SEC + tv.tv_usec * NSEC_PER_USEC);
+		return put_dyn_u64(f, 4, (u64)tv.tv_sec * NSEC_PER_SEC +
+				   (u64)tv.tv_usec * NSEC_PER_USEC);
 	}
-	if (len == 8)
+	if (level == SOL_SOCKET && name == SO_COOKIE)
 		return put_dyn_u64(f, 3, v);
-	if (len == 4) {
+	if (level == SOL_SOCKET && name < 64 && ((SOCKOPT_U32_NAMES >> name) & 1)) {
 		out[0] = 2;
 		memcpy(out + 1, &v, 4);
 		return put_raw(f, out, 5);
@@ -759,6 +809,39 @@ static s64 loginuid(struct task_struct *t)
 	return -1;
 }
 
+/*
+ * PPM_EXE_WRITABLE, the reference's rule: the task may write its executable
+ * or owns it (or has CAP_FOWNER).  generic_permission() without blocking
+ * (preemption is off here) plus the read-only and immutable checks
+ * inode_permission() would add.
+ */
+static bool exe_writable(struct task_struct *t)
+{
+	struct file *exe;
+	struct inode *inode;
+	bool w = false;
+
+	if (!t->mm)
+		return false;
+	/* at execve exit only the task itself can change its exe_file */
+	rcu_read_lock();
+	exe = rcu_dereference(t->mm->exe_file);
+	if (exe) {
+		inode = file_inode(exe);
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+		w = inode_owner_or_capable(&nop_mnt_idmap, inode) ||
+		    (!sb_rdonly(inode->i_sb) && !IS_IMMUTABLE(inode) &&
+		     !generic_permission(&nop_mnt_idmap, inode, MAY_WRITE | MAY_NOT_BLOCK));
+#else
+		w = inode_owner_or_capable(&init_user_ns, inode) ||
+		    (!sb_rdonly(inode->i_sb) && !IS_IMMUTABLE(inode) &&
+		     !generic_permission(&init_user_ns, inode, MAY_WRITE | MAY_NOT_BLOCK));
+#endif
+	}
+	rcu_read_unlock();
+	return w;
+}
+
 static int put_proc(struct kfill *f, u8 type, u8 src)
 {
 	struct task_struct *t = f->task;
@@ -864,11 +947,18 @@ static int put_param(struct kfill *f, const struct fill_param *p)
 	case FS_RET:
 		return put_num(f, p->type, (u64)f->ret);
 	case FS_ARG:
-		return put_signed(f, p->type, a);
+		return put_arg(f, p->type, a);
+	case FS_ARG_INT:
+		return put_num(f, p->type, (u64)(s64)(int)a);
+	case FS_EXE_FLAGS:
+		return put_num(f, p->type,
+			       f->ret >= 0 && exe_writable(f->task) ? PPM_EXE_WRITABLE : 0);
 	case FS_USTR:
-		return put_ustr(f, a);
+		return put_ustr(f, a, "<NA>");
+	case FS_USTR_NULL:
+		return put_ustr(f, a, "(NULL)");
 	case FS_UBUF_STR:
-		return f->ret > 0 ? put_ustr(f, a) : put_str(f, "");
+		return f->ret > 0 ? put_ustr(f, a, "<NA>") : put_str(f, "");
 	case FS_UBUF_RET:
 		return put_ubuf(f, a, f->ret);
 	case FS_UBUF_SIZE:
@@ -890,9 +980,10 @@ static int put_param(struct kfill *f, const struct fill_param *p)
 	case FS_U64_AT:
 		return put_num(f, p->type, user_u64(a, 0, 0));
 	case FS_RLIM_CUR:
-		return put_num(f, p->type, user_u64(a, 0, -1));
 	case FS_RLIM_MAX:
-		return put_num(f, p->type, user_u64(a, 8, -1));
+		/* -1 when the call failed, but prlimit's old limit (argument 3) */
+		return put_num(f, p->type, f->ret < 0 && p->arg != 3 ? -1 :
+			       user_u64(a, p->src == FS_RLIM_MAX ? 8 : 0, -1));
 	case FS_HOW_FLAGS:
 		return put_num(f, p->type, open_flags_to_ppm(user_u64(a, 0, 0)));
 	case FS_HOW_MODE:
@@ -912,15 +1003,17 @@ static int put_param(struct kfill *f, const struct fill_param *p)
 	case FS_SOCKADDR:
 		return put_sockaddr(f, a, next);
 	case FS_TUPLE_OUT:
-		return put_tuple(f, (int)a, false);
+		return put_tuple(f, (int)a, false, NULL);
+	case FS_TUPLE_CONNECT:
+		return put_connect_tuple(f);
 	case FS_TUPLE_TO:
 	case FS_TUPLE_MSG_TO:
-		return call_has_addr(f, p->src) ? put_tuple(f, (int)a, false) : put_raw(f, NULL, 0);
+		return call_has_addr(f, p->src) ? put_tuple(f, (int)a, false, NULL) : put_raw(f, NULL, 0);
 	case FS_TUPLE_FROM:
 	case FS_TUPLE_MSG_FROM:
-		return call_has_addr(f, p->src) ? put_tuple(f, (int)a, true) : put_raw(f, NULL, 0);
+		return call_has_addr(f, p->src) ? put_tuple(f, (int)a, true, NULL) : put_raw(f, NULL, 0);
 	case FS_TUPLE_RET:
-		return put_tuple(f, f->ret, true);
+		return put_tuple(f, f->ret, true, NULL);
 	case FS_QUEUEPCT:
 	case FS_QUEUELEN:
 	case FS_QUEUEMAX:

@@ -26,6 +26,8 @@ struct kfill {
 	u32 snaplen;
 	u16 sc;			/* ppm_sc code (generic events) */
 	u16 nr;			/* native syscall number */
+	u64 ts;			/* event time, 0: now (a stack and its enter share one) */
+	struct pt_regs *regs;	/* the syscall's user registers (stack.c) */
 };
 
 /* Fill event @type; returns its length or a negative errno (too large). */

@@ -50,8 +50,11 @@ struct kmod_stats {
 };
 
 struct kmod_mask {
-	uint8_t events[KMOD_MASK_SIZE];	/* indexed by ppm event id, 1 = capture */
+	uint8_t events[KMOD_MASK_SIZE];	/* indexed by ppm event id, KMOD_MASK_* bits */
 };
+#define KMOD_MASK_CAPTURE 1	/* captured */
+#define KMOD_MASK_STACK 2	/* --stacks: a PPME_STACK_E before the enter event */
+#define KMOD_MASK_KSTACK 4	/* ... with the kernel stack (--kernel-stacks) */
 
 #define KMOD_IOC_MAGIC 'z'
 /* start/stop writing events (all CPUs) */

@@ -3,7 +3,7 @@
  * main.c - sysdigc kernel module: syscall capture into per-CPU ring buffers.
  *
  * Probes on the raw_syscalls sys_enter/sys_exit tracepoints and on
- * sched_process_exit build events of the e5c53d64 layout (fill.c) and copy
+ * sched_process_exit, sched_switch and signal_deliver build events of the e5c53d64 layout (fill.c) and copy
  * them into the ring buffer of the CPU they run on.  Each CPU has a
  * character device /dev/sysdigcN (root only); opening it allocates the
  * ring, mmap() exposes it, ioctls control the capture (kmod_abi.h).
@@ -21,6 +21,7 @@
 #include <linux/uaccess.h>
 #include <linux/tracepoint.h>
 #include <linux/sched.h>
+#include <linux/signal.h>
 #include <linux/compat.h>
 #include <linux/capability.h>
 #include <asm/syscall.h>
@@ -28,6 +29,7 @@
 #include "syscall_table.h"
 #include "kmod_abi.h"
 #include "fill.h"
+#include "stack.h"
 
 #define KMOD_SCRATCH_SIZE (128 * 1024)
 
@@ -62,6 +64,7 @@ static pid_t g_skip_tgid;
 static u8 g_mask[KMOD_MASK_SIZE];
 
 static struct tracepoint *tp_sys_enter, *tp_sys_exit, *tp_proc_exit;
+static struct tracepoint *tp_sched_switch, *tp_signal_deliver;
 
 static struct kring *this_ring(void)
 {
@@ -118,7 +121,8 @@ static void ring_push(struct kring *r, u64 head, u64 tail, u32 len)
  * fit before the end of the ring is it built again in scratch and copied
  * to offset 0; when it does not fit in the free space it is a drop.
  */
-static void record(struct kring *r, struct kfill *f, u16 type)
+static void record_with(struct kring *r, struct kfill *f, u16 type,
+			int (*fill)(struct kfill *f, u16 type))
 {
 	struct kmod_ring_info *info = r->info;
 	u64 size = r->size, head = r->head;
@@ -136,7 +140,7 @@ static void record(struct kring *r, struct kfill *f, u16 type)
 	f->snaplen = READ_ONCE(g_snaplen);
 	f->buf = r->data + head;
 	f->cap = room;
-	len = kmod_fill_event(f, type);
+	len = fill(f, type);
 	if (likely(len >= 0)) {
 		ring_commit(r, head, len);
 		return;
@@ -151,11 +155,16 @@ static void record(struct kring *r, struct kfill *f, u16 type)
 	}
 	f->buf = r->scratch;
 	f->cap = KMOD_SCRATCH_SIZE;
-	len = kmod_fill_event(f, type);
+	len = fill(f, type);
 	if (len < 0)
 		info->n_drops_fault++;
 	else
 		ring_push(r, head, tail, len);
+}
+
+static void record(struct kring *r, struct kfill *f, u16 type)
+{
+	record_with(r, f, type, kmod_fill_event);
 }
 
 /*
@@ -192,6 +201,14 @@ static void syscall_probe(struct pt_regs *regs, long id, long ret, bool is_exit)
 		f->sc = p->ppm_sc;
 		f->nr = id;
 		syscall_get_arguments(current, regs, f->args);
+		f->ts = 0;
+		f->regs = regs;
+		/* --stacks: the stack, then its enter event, at one time */
+		if (!is_exit && (READ_ONCE(g_mask[type]) & KMOD_MASK_STACK)) {
+			f->ts = ktime_get_real_ns();
+			record_with(r, f, !!(READ_ONCE(g_mask[type]) & KMOD_MASK_KSTACK),
+				    kmod_fill_stack);
+		}
 		record(r, f, type);
 	}
 	preempt_enable_notrace();
@@ -207,24 +224,85 @@ static void probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 	syscall_probe(regs, syscall_get_nr(current, regs), ret, true);
 }
 
-static void probe_proc_exit(void *data, struct task_struct *p)
+/* a non-syscall event of task @t with its parameters in @args (fill.c) */
+static void task_event(struct task_struct *t, u16 type, const unsigned long *args, u32 nargs)
 {
 	struct kfill *f;
 	struct kring *r;
 
-	if (!READ_ONCE(g_capture) || !READ_ONCE(g_mask[PPME_PROCEXIT_1_E]))
-		return;
-	if (skip_task(p))
+	if (!READ_ONCE(g_capture) || !READ_ONCE(g_mask[type]) || skip_task(t))
 		return;
 	preempt_disable_notrace();
 	r = this_ring();
 	if (r) {
 		f = &r->fill;
 		memset(f, 0, sizeof(*f));
-		f->task = p;
-		record(r, f, PPME_PROCEXIT_1_E);
+		f->task = t;
+		memcpy(f->args, args, nargs * sizeof(*args));
+		record(r, f, type);
 	}
 	preempt_enable_notrace();
+}
+
+static void probe_proc_exit(void *data, struct task_struct *p)
+{
+	task_event(p, PPME_PROCEXIT_1_E, NULL, 0);
+}
+
+/*
+ * switch: the thread going off the CPU (its fault and memory counters)
+ * and the incoming one, next=0 for the idle task, as the reference driver;
+ * the idle task's own switches are not reported
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 18, 0)
+static void probe_sched_switch(void *data, bool preempt, struct task_struct *prev,
+			       struct task_struct *next, unsigned int prev_state)
+#else
+static void probe_sched_switch(void *data, bool preempt, struct task_struct *prev,
+			       struct task_struct *next)
+#endif
+{
+	unsigned long args[1] = { next->pid };
+
+	if (prev->pid)
+		task_event(prev, PPME_SCHEDSWITCH_6_E, args, 1);
+}
+
+/*
+ * The sender, by the reference driver's rules: the siginfo pid for SIGKILL,
+ * SIGCHLD and real-time signals, and for SIGTERM/HUP/INT/TSTP/QUIT sent by
+ * a process (si_code <= SI_USER); else 0.  SEND_SIG_NOINFO/PRIV are no
+ * pointers.  The same rules as the BPF driver's signal_sender().
+ */
+static pid_t signal_sender(int sig, struct kernel_siginfo *info)
+{
+	if (info == SEND_SIG_NOINFO || info == SEND_SIG_PRIV)
+		return 0;
+	switch (sig) {
+	case SIGTERM:
+	case SIGHUP:
+	case SIGINT:
+	case SIGTSTP:
+	case SIGQUIT:
+		if (info->si_code > SI_USER)
+			return 0;
+		fallthrough;
+	case SIGKILL:
+	case SIGCHLD:
+		return info->si_pid;
+	}
+	if (sig >= SIGRTMIN && sig <= SIGRTMAX)
+		return info->si_pid;
+	return 0;
+}
+
+/* signaldeliver: a signal delivered to the current thread (dpid = its tid) */
+static void probe_signal_deliver(void *data, int sig, struct kernel_siginfo *info,
+				 struct k_sigaction *ka)
+{
+	unsigned long args[3] = { signal_sender(sig, info), current->pid, sig };
+
+	task_event(current, PPME_SIGNALDELIVER_E, args, 3);
 }
 
 static void find_tracepoint(struct tracepoint *tp, void *priv)
@@ -235,6 +313,10 @@ static void find_tracepoint(struct tracepoint *tp, void *priv)
 		tp_sys_exit = tp;
 	else if (!strcmp(tp->name, "sched_process_exit"))
 		tp_proc_exit = tp;
+	else if (!strcmp(tp->name, "sched_switch"))
+		tp_sched_switch = tp;
+	else if (!strcmp(tp->name, "signal_deliver"))
+		tp_signal_deliver = tp;
 }
 
 static int probes_attach(void)
@@ -250,7 +332,17 @@ static int probes_attach(void)
 	err = tracepoint_probe_register(tp_proc_exit, probe_proc_exit, NULL);
 	if (err)
 		goto out_exit;
+	err = tracepoint_probe_register(tp_sched_switch, probe_sched_switch, NULL);
+	if (err)
+		goto out_proc_exit;
+	err = tracepoint_probe_register(tp_signal_deliver, probe_signal_deliver, NULL);
+	if (err)
+		goto out_switch;
 	return 0;
+out_switch:
+	tracepoint_probe_unregister(tp_sched_switch, probe_sched_switch, NULL);
+out_proc_exit:
+	tracepoint_probe_unregister(tp_proc_exit, probe_proc_exit, NULL);
 out_exit:
 	tracepoint_probe_unregister(tp_sys_exit, probe_sys_exit, NULL);
 out_enter:
@@ -261,6 +353,8 @@ out_enter:
 
 static void probes_detach(void)
 {
+	tracepoint_probe_unregister(tp_signal_deliver, probe_signal_deliver, NULL);
+	tracepoint_probe_unregister(tp_sched_switch, probe_sched_switch, NULL);
 	tracepoint_probe_unregister(tp_proc_exit, probe_proc_exit, NULL);
 	tracepoint_probe_unregister(tp_sys_exit, probe_sys_exit, NULL);
 	tracepoint_probe_unregister(tp_sys_enter, probe_sys_enter, NULL);
@@ -422,7 +516,8 @@ static int __init kmod_init(void)
 	int err;
 
 	for_each_kernel_tracepoint(find_tracepoint, NULL);
-	if (!tp_sys_enter || !tp_sys_exit || !tp_proc_exit) {
+	if (!tp_sys_enter || !tp_sys_exit || !tp_proc_exit || !tp_sched_switch ||
+	    !tp_signal_deliver) {
 		pr_err(KMOD_NAME ": syscall tracepoints not found\n");
 		return -ENOENT;
 	}

@@ -10,6 +10,9 @@ rules of test/golden/README.md ("Comparing robustly"):
 * JSON documents (-j): parsed, `data` as a multiset, rest structural;
 * flame (a JSON tree written from Lua `pairs`, whose order LuaJIT randomises
   from run to run even on the reference): lines as a multiset;
+* wsysdig_summary (one JSON document, key order random on the reference
+  too): structurally (progress figures included), the per-protocol
+  metrics as a multiset;
 * everything else: byte for byte.
 
 Usable as a module (compare(kind, ours, ref, top) -> (ok, message)) or as
@@ -47,6 +50,8 @@ def kind_of(chisel):
         return 'count'
     if chisel == 'flame':
         return 'lines'
+    if chisel == 'wsysdig_summary':
+        return 'wsysdig'
     if chisel == 'table_generator' or chisel.startswith('top') or chisel in ('fdbytes_by', 'fdtime_by', 'httptop'):
         return 'table'
     return 'exact'
@@ -144,6 +149,41 @@ def cmp_lines(ours, ref):
     return False, f'lines differ: {diff}'
 
 
+def cmp_wsysdig(ours, ref):
+    try:
+        so, sr = json.loads(ours)['slices'], json.loads(ref)['slices']
+    except (ValueError, KeyError, TypeError) as e:
+        return False, f'not a wsysdig_summary document: {e}'
+    if len(so) != len(sr):
+        return False, f'{len(so)} slices, reference {len(sr)}'
+    if so[:-1] != sr[:-1]:
+        i = next(i for i, (a, b) in enumerate(zip(so, sr)) if a != b)
+        return False, f'slice {i}: ours {so[i]}, reference {sr[i]}'
+    if not so:
+        return True, ''
+    do, dr = so[-1], sr[-1]
+
+    def split_apps(doc):
+        data = doc.get('data') or {}
+        metrics = data.get('metrics', [])
+        apps = sorted(json.dumps(m, sort_keys=True) for m in metrics if m.get('category') == 'napps')
+        rest = dict(doc, data=dict(data, metrics=[m for m in metrics if m.get('category') != 'napps']))
+        return rest, apps
+    (ro, ao), (rr, ar) = split_apps(do), split_apps(dr)
+    if ao != ar:
+        return False, 'per-protocol (napps) metrics differ'
+    if ro != rr:
+        mo = [m.get('name') for m in ro['data'].get('metrics', [])]
+        mr = [m.get('name') for m in rr['data'].get('metrics', [])]
+        if mo != mr:
+            return False, f'metrics {mo}, reference {mr}'
+        for a, b in zip(ro['data']['metrics'], rr['data']['metrics']):
+            if a != b:
+                return False, f'metric {a.get("name")!r} differs'
+        return False, 'the final slice differs outside the metrics'
+    return True, ''
+
+
 def compare(kind, ours, ref, top=0):
     if kind == 'table':
         return cmp_table(ours, ref, top)
@@ -155,6 +195,8 @@ def compare(kind, ours, ref, top=0):
         return cmp_json(ours, ref, top)
     if kind == 'lines':
         return cmp_lines(ours, ref)
+    if kind == 'wsysdig':
+        return cmp_wsysdig(ours, ref)
     return cmp_exact(ours, ref)
 
 

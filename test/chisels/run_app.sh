@@ -3,8 +3,8 @@
 # make sysdig run again with the command line they build, and the dump file
 # it writes is the one the reference writes (read back by the reference:
 # same output).  around runs on a stored trace; spy_logs on a capture of a
-# process writing a .log file, recorded live here (root and BPF, else that
-# part is skipped).
+# process writing a .log file, spy_syslog on one of logger writing to a
+# .../dev/log socket, both recorded live here (root and BPF, else skipped).
 # usage: run_app.sh TEST SYSDIG DATA_DIR   (77 = skipped)
 set -u
 t=$1 OURS=$(realpath "$2") DATA=$(realpath "$3")
@@ -14,10 +14,10 @@ export TZ=UTC
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-# attached PID: waits (10 s at most) until the capture PID holds its bpf
+# attached PID: waits (60 s at most) until the capture PID holds its bpf
 # links; the /proc snapshot follows the attach
 attached() {
-	for _ in $(seq 100); do
+	for _ in $(seq 600); do
 		if ls -l "/proc/$1/fd" 2>/dev/null | grep -q bpf_link; then sleep 0.5; return 0; fi
 		sleep 0.1
 	done
@@ -56,6 +56,38 @@ spy_logs)
 	kill -INT $pid; wait $pid
 	[ -s "$TMP/live.scap" ] || fail "no capture: $(cat "$TMP/err")"
 	dumps "$TMP/live.scap" spy_logs "DUMP 100" "" ;;
+spy_syslog)	# syslog messages to a datagram socket named .../dev/log (there is no
+	# /dev/log here): logger (a copy, a comm of its own) writes five, a
+	# receiver of ours reads them; the capture is then read by both tools
+	[ "$(id -u)" = 0 ] && [ -e /sys/kernel/btf/vmlinux ] || { echo "SKIPPED: a live capture needs root and BTF"; exit 77; }
+	command -v logger >/dev/null || { echo "SKIPPED: logger (util-linux) missing"; exit 77; }
+	mkdir "$TMP/dev" && cp "$(command -v logger)" "$TMP/syslogwriter"
+	timeout 60 python3 -c 'import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+open(sys.argv[2], "w").close()
+for i in range(5):
+    s.recv(4096)' "$TMP/dev/log" "$TMP/ready" &
+	for _ in $(seq 100); do [ -e "$TMP/ready" ] && break; sleep 0.1; done
+	[ -e "$TMP/ready" ] || fail "the syslog receiver did not start"
+	"$OURS" -w "$TMP/live.scap" proc.name=syslogwriter 2>"$TMP/err" &
+	pid=$!
+	attached $pid || fail "capture did not start: $(cat "$TMP/err")"
+	for m in "user.warning mytag message-1" "user.warning mytag message-2" "local3.err other an-error" \
+		 "auth.info plain hello" "daemon.debug dbg last-one"; do
+		set -- $m
+		"$TMP/syslogwriter" -u "$TMP/dev/log" -p "$1" -t "$2" "$3" || fail "logger failed"
+	done
+	sleep 2		# let the consumer drain the rings (a loaded machine lags)
+	kill -INT $pid; wait $pid
+	wait	# the receiver got all five
+	dumps "$TMP/live.scap" spy_syslog "DUMP 100" ""
+	cmp -s "$TMP/out_o" "$TMP/out_r" || { diff "$TMP/out_o" "$TMP/out_r"; fail "spy_syslog prints differ from the reference"; }
+	for want in "user.warn syslogwriter\[[0-9]*\] .* mytag: message-1" "local3.err syslogwriter\[[0-9]*\] .* other: an-error" \
+		    "daemon.debug syslogwriter\[[0-9]*\] .* dbg: last-one"; do
+		grep -q "$want" "$TMP/out_o" || fail "no line like '$want' in: $(cat "$TMP/out_o")"
+	done
+	echo "spy_syslog printed $(grep -c syslogwriter "$TMP/out_o") messages, as the reference" ;;
 snaplen)	# sysdig.set_snaplen(2000) of echo_fds sizes the live buffers
 	[ "$(id -u)" = 0 ] && [ -e /sys/kernel/btf/vmlinux ] || { echo "SKIPPED: a live capture needs root and BTF"; exit 77; }
 	cp /bin/dd "$TMP/bigwriter"

@@ -12,5 +12,6 @@ key() {
 		grep -E '^(Field Class:|[a-z][a-z0-9_.]*( |$))' | sed -E 's/^(Field Class: *.*|[a-z][a-z0-9_.]*)( +\(Type: [A-Z0-9_]*\))?.*/\1\2/'
 	fi
 }
-diff <("$sysdig" $opt | key) <(key <"$golden") && exit 0
+# fields of our own say [sysdig-c] in their description: not in the reference
+diff <("$sysdig" $opt | grep -v "\[sysdig-c\]" | key) <(key <"$golden") && exit 0
 exit 1

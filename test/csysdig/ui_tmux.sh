@@ -14,6 +14,7 @@ export TMUX_TMPDIR=$tmp	# a private tmux server
 wl_pid=
 cleanup() {
 	tmux kill-server 2>/dev/null
+	for n in "$tmp"/tmux-*/*; do [ -S "$n" ] && tmux -S "$n" kill-server 2>/dev/null; done
 	[ -n "$wl_pid" ] && kill "$wl_pid" 2>/dev/null
 	rm -rf "$tmp"
 }
@@ -21,6 +22,12 @@ trap cleanup EXIT
 fail=0
 screen() { tmux capture-pane -t "$sess" -p; }
 keys() { tmux send-keys -t "$sess" "$@"; sleep "${KEY_WAIT:-1}"; }
+# mouse_ev BUTTON X Y: an xterm (X10) mouse report, 0-based cell; 3 is a release
+mouse_ev() {
+	tmux send-keys -t "$sess" -l "$(printf '\033[M%b%b%b' "\\0$(printf %o $((32 + $1)))" \
+		"\\0$(printf %o $((33 + $2)))" "\\0$(printf %o $((33 + $3)))")"
+}
+click() { mouse_ev 0 "$1" "$2"; mouse_ev 3 "$1" "$2"; sleep 0.1; }
 # wait_for TEXT [SECONDS]: until the screen shows TEXT
 wait_for() {
 	n=$(( ${2:-15} * 5 ))
@@ -181,8 +188,120 @@ keys x
 keys F7
 check "F7: view information" "Id: procs"
 keys x
+# the mouse: a click on a column header sorts by it (again: the other way),
+# a double click on a row drills down into it, a click on the key bar
+pidx=$(screen | sed -n 3p | grep -bo "PID" | head -1 | cut -d: -f1)
+click "$pidx" 2; sleep 1
+first=$(screen | sed -n 4p | awk '{print $1}'); second=$(screen | sed -n 5p | awk '{print $1}')
+click "$pidx" 2; sleep 1
+first2=$(screen | sed -n 4p | awk '{print $1}'); second2=$(screen | sed -n 5p | awk '{print $1}')
+if [ -n "$first" ] && [ -n "$first2" ] && { [ "$first" -gt "$second" ] && [ "$first2" -lt "$second2" ] ||
+	{ [ "$first" -lt "$second" ] && [ "$first2" -gt "$second2" ]; }; }; then
+	echo "ok   mouse: a click on the PID header sorts ($first, $second), again reverses ($first2, $second2)"
+else
+	echo "FAIL mouse: header clicks did not sort by PID: $first $second then $first2 $second2"; fail=1
+fi
+row_pid=$(screen | sed -n 6p | awk '{print $1}')
+click 10 5; click 10 5
+check "mouse: a double click drills down into the row" "Viewing: Threads For: proc.pid=$row_pid"
+keys BSpace
+check "mouse: back" "Viewing: Processes For: whole machine"
+fx=$(screen | sed -n 45p | grep -bo "F2Views" | cut -d: -f1)
+click "$((fx + 3))" 44
+check "mouse: a click on F2Views opens the view menu" "Select View"
+keys Escape
+# F8: the view's actions on the selected row, run outside the interface as
+# the reference runs them (confirmation asked on the terminal)
+sel_pid=$row_pid	# the selection is back on the row
+keys F8
+check "F8: actions menu" "Select Action"
+check "F8: the view's actions with their hotkeys" "(9) kill -9"
+keys k
+check "F8 k: confirmation with the row's pid" "Confirm command 'kill $sel_pid'? [y/N]"
+keys n Enter
+check "F8 k, n: not run, back in the view" "Viewing: Processes For: whole machine"
+keys F8; keys f
+check "F8 f: the command ran, csysdig waits" "Command finished. Press ENTER to return to csysdig."
+keys Enter
+check "F8 f, Enter: back in the view" "Viewing: Processes For: whole machine"
 keys q
 restored "quit with q"
+
+# the spectrogram (F12, spectro_all), drawn as the reference draws it: the
+# screens of both, cell by cell with their colors (screen_cells.py), in
+# 256-color terminals; a small window stops at each screenful until SPACE
+ref=/usr/bin/csysdig
+spectro_shot() {	# spectro_shot BIN NAME W H ARGS...: start on its own tmux server
+	tmux -L "$2" new-session -d -s "$2" -x "$3" -y "$4" \
+		"TERM=tmux-256color $1 -r $trace $(shift 4; echo "$*"); echo EXITED rc=\$?; sleep 600"
+}
+spectro_cells() {	# spectro_cells NAME: its screen as cells
+	tmux -L "$1" capture-pane -t "$1" -p -e > "$tmp/$1.screen"
+	python3 "$here/screen_cells.py" "$tmp/$1.screen"
+}
+spectro_settle() {	# spectro_settle NAME TEXT: TEXT on the screen and the screen still
+	tries=60 prev=
+	while [ $tries -gt 0 ]; do
+		cur=$(tmux -L "$1" capture-pane -t "$1" -p -e)
+		if tmux -L "$1" capture-pane -t "$1" -p | grep -q "$2" && [ "$cur" = "$prev" ]; then
+			return 0
+		fi
+		prev=$cur
+		sleep 0.5; tries=$((tries - 1))
+	done
+	return 1
+}
+spectro_run() {	# spectro_run BIN NAME W H KEYS ARGS...: the screen after KEYS
+	sn=$2 sk=$5
+	spectro_shot "$1" "$2" "$3" "$4" $(shift 5; echo "$*")
+	spectro_settle "$sn" "^F1Help" || return 1
+	if [ -n "$sk" ]; then tmux -L "$sn" send-keys -t "$sn" $sk; sleep 1; fi
+	spectro_settle "$sn" "^F1Help  F2Views p Pause"
+}
+nspectro=0
+spectro_case() {	# spectro_case NAME W H KEYS ARGS...: ours vs the reference
+	name=$1 w=$2 h=$3 k=$4; shift 4
+	nspectro=$((nspectro + 1)); o=ours$nspectro; r=refs$nspectro	# a tmux server each
+	spectro_run "$bin" $o "$w" "$h" "$k" "$@" ||
+		{ echo "FAIL spectrogram $name: not drawn"; tmux -L $o capture-pane -t $o -p | sed 's/^/     | /'; fail=1; }
+	spectro_cells $o > "$tmp/ours.cells"
+	rows=$(grep -c "/[1-9]" "$tmp/ours.cells")
+	axis=$(tmux -L $o capture-pane -t $o -p | sed -n "$((h - 2))p")
+	case $axis in
+	"|1ns "*"|10ns "*"|1.00us "*"|1.00s "*"|10.00s"*) echo "ok   spectrogram $name: latency axis, $rows colored lines" ;;
+	*) echo "FAIL spectrogram $name: axis line is '$axis'"; fail=1 ;;
+	esac
+	[ "$rows" -ge 5 ] || { echo "FAIL spectrogram $name: only $rows colored lines"; fail=1; }
+	if [ -x "$ref" ]; then
+		spectro_run "$ref" $r "$w" "$h" "$k" "$@"
+		spectro_cells $r > "$tmp/ref.cells"
+		if cmp -s "$tmp/ref.cells" "$tmp/ours.cells"; then
+			echo "ok   spectrogram $name: the reference's screen, cell by cell"
+		else
+			echo "FAIL spectrogram $name: differs from the reference's (< reference, > ours):"
+			diff "$tmp/ref.cells" "$tmp/ours.cells" | cut -c1-160 | head -20; fail=1
+		fi
+		tmux -L $r kill-server 2>/dev/null
+	else
+		echo "SKIP spectrogram $name: no reference csysdig to compare the screen with"
+	fi
+	tmux -L $o kill-server 2>/dev/null
+}
+if command -v python3 >/dev/null; then
+	spectro_case "spectro_all 180x45" 180 45 "" -v spectro_all
+	spectro_case "F12 on the selected process" 120 30 F12
+	spectro_case "a screenful (120x12) stops" 120 12 "" -v spectro_all
+	spectro_run "$bin" oursmore 120 12 "" -v spectro_all
+	if tmux -L oursmore capture-pane -t oursmore -p | grep -q "DrillDownSPACEMore"; then
+		echo "ok   spectrogram: SPACE More after a screenful"
+	else
+		echo "FAIL spectrogram: no SPACE More after a screenful"; fail=1
+	fi
+	tmux -L oursmore kill-server 2>/dev/null
+	spectro_case "the next screenful after SPACE" 120 12 Space -v spectro_all
+else
+	echo "SKIP spectrogram: python3 missing"
+fi
 
 # a terminal that cannot address the cursor: the view as text instead
 new_session_name

@@ -179,6 +179,53 @@ static void test_preselect(void **state)
 	filter_free(f);
 }
 
+/* what the driver may select on: from the top-level conjunction only */
+static void test_pushdown(void **state)
+{
+	struct filter_pushdown pd;
+	struct filter *f;
+
+	(void)state;
+	f = compile_ok("proc.name=cat and (proc.pid in (12, 13) and thread.tid=14) and proc.apid=9");
+	filter_pushdown(f, &pd);
+	assert_string_equal(pd.comm, "cat");
+	assert_int_equal(pd.npids, 2);
+	assert_int_equal(pd.pids[0], 12);
+	assert_int_equal(pd.pids[1], 13);
+	assert_int_equal(pd.ntids, 1);
+	assert_int_equal(pd.tids[0], 14);
+	assert_int_equal(pd.nroots, 1);
+	assert_int_equal(pd.roots[0], 9);
+	filter_free(f);
+
+	f = compile_ok("proc.pid=5 or proc.name=cat");
+	filter_pushdown(f, &pd);
+	assert_string_equal(pd.comm, "");
+	assert_int_equal(pd.npids, 0);
+	filter_free(f);
+
+	f = compile_ok("not proc.pid=5 and not (proc.name=cat) and proc.pid!=6 and proc.ppid=7 and evt.type=open");
+	filter_pushdown(f, &pd);
+	assert_string_equal(pd.comm, "");
+	assert_int_equal(pd.npids, 0);
+	assert_int_equal(pd.nroots, 1);
+	assert_int_equal(pd.roots[0], 7);
+	filter_free(f);
+
+	/* names the kernel cannot have, pids that are none, lists */
+	f = compile_ok("proc.name=abcdefghijklmnop and proc.pid=0 and proc.name in (a, b) and thread.tid>3");
+	filter_pushdown(f, &pd);
+	assert_string_equal(pd.comm, "");
+	assert_int_equal(pd.npids + pd.ntids, 0);
+	filter_free(f);
+
+	f = compile_ok("proc.name in (sh) and proc.apid[2]=4");
+	filter_pushdown(f, &pd);
+	assert_string_equal(pd.comm, "sh");
+	assert_int_equal(pd.nroots, 0);
+	filter_free(f);
+}
+
 /* count matching visible events of a trace */
 static int count_matches(const char *trace, const char *expr)
 {
@@ -353,6 +400,7 @@ int main(void)
 		cmocka_unit_test(test_precedence),
 		cmocka_unit_test(test_slots),
 		cmocka_unit_test(test_preselect),
+		cmocka_unit_test(test_pushdown),
 		cmocka_unit_test(test_run_cat_write),
 		cmocka_unit_test(test_depth),
 		cmocka_unit_test(test_in_set),

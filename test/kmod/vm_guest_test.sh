@@ -53,6 +53,22 @@ if [ -x /usr/bin/sysdig-c ]; then
 	sysdig_capture ours --kmod
 	check our_sysdig_capture $?
 fi
+# --stacks through the module: stackprog (main -> marker_caller ->
+# marker_func_write -> write(1), 5 times) is named in each write's stack.
+# No evt.type in the filter: the module's event mask would then leave out
+# the execve that names the process
+if [ -x /usr/bin/sysdig-c ] && [ -x /usr/bin/stackprog ]; then
+	$T /usr/bin/sysdig-c --kmod --stacks -p '%proc.name %evt.dir %evt.type %fd.num %evt.stack' \
+		'proc.name=stackprog' >"$OUT/stacks.txt" 2>"$OUT/stacks.err" &
+	SD=$!
+	wait_attached
+	/usr/bin/stackprog 5 >/dev/null 2>&1
+	sleep 1
+	kill -INT $SD
+	wait $SD
+	n=$(grep -c "^stackprog [<>] write 1 __write+0x[0-9a-f]* (libc.so.6) <- marker_func_write+0x[0-9a-f]* (stackprog) <- marker_caller+0x[0-9a-f]* (stackprog) <- main+" "$OUT/stacks.txt")
+	check kmod_stacks $([ "$n" = 10 ] && echo 0 || echo 1)
+fi
 
 # two readers: the second one must fail with a clear "busy" error
 $T /usr/bin/kmod_capture /tmp/r1.scap -- /bin/sleep 3 >/tmp/r1.txt 2>&1 &

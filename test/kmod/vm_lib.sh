@@ -107,10 +107,10 @@ vm_copy_bin() {
 	done
 }
 
-# virtio block chain in load order for KVER
+# virtio block chain in load order for KVER (VM_9P=1: also 9p over virtio)
 vm_virtio_modules() {
 	local kver=$1 m f seen=" "
-	for m in virtio_pci virtio_blk; do
+	for m in virtio_pci virtio_blk ${VM_9P:+9pnet_virtio 9p}; do
 		for f in $(modprobe -S "$kver" --show-depends "$m" 2>/dev/null | awk '$1=="insmod"{print $2}'); do
 			case $seen in *" $f "*) ;; *) seen="$seen$f "; echo "$f" ;; esac
 		done
@@ -133,14 +133,15 @@ vm_make_root() {
 }
 
 # vm_boot ROOT KERNEL OUTDIR "cmdline words" [smp] : runs the guest, extracts OUTDIR
-# (VM_QEMU_EXTRA: more qemu options, e.g. "-icount shift=0,sleep=off")
+# (VM_QEMU_EXTRA: more qemu options, e.g. "-icount shift=0,sleep=off";
+# VM_MEM: guest MiB, default 1024)
 vm_boot() {
 	local root=$1 kernel=$2 out=$3 words=$4 smp=${5:-1} cpio
 	cpio=$out/initramfs.cpio
 	(cd "$root" && find . | cpio -o -H newc --quiet) >"$cpio" || return 1
 	rm -f "$out/disk.img" && truncate -s 1G "$out/disk.img"
 	# shellcheck disable=SC2086
-	timeout "${VM_TIMEOUT:-300}" qemu-system-x86_64 -accel tcg -cpu qemu64 -m 1024 -smp "$smp" \
+	timeout "${VM_TIMEOUT:-300}" qemu-system-x86_64 -accel tcg -cpu qemu64 -m "${VM_MEM:-1024}" -smp "$smp" \
 		${VM_QEMU_EXTRA:-} \
 		-kernel "$kernel" -initrd "$cpio" \
 		-append "console=ttyS0 quiet panic=-1 $words" \

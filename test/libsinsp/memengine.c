@@ -64,7 +64,7 @@ static void mem_close(struct scap *h)
 	free(m);
 }
 
-static const struct scap_engine_ops mem_ops = { "memory", mem_next, NULL, NULL, mem_close };
+static const struct scap_engine_ops mem_ops = { .name = "memory", .next = mem_next, .close = mem_close };
 
 struct scap *mem_open(void)
 {

@@ -458,6 +458,102 @@ static void section_and_state_only(void **st)
 	sinsp_close(s);
 }
 
+/* the string value of field NAME on evt, NULL when it has none */
+static const char *field_str(struct sinsp *s, struct sinsp_evt *evt, const char *name,
+			     struct field_value *v)
+{
+	char err[SCAP_ERRBUF_SIZE];
+	struct field_ref f;
+
+	assert_true(field_parse(name, &f, err, sizeof(err)) > 0);
+	if (!field_extract(s, evt, &f, v))
+		return NULL;
+	if (v->type == PT_BOOL)
+		return v->u ? "true" : "false";
+	return v->str;
+}
+
+#define CT_A "5ea733068030962afe24c88712a2d865516ac6416d875c62ff481c8ab84dd928"
+
+/* the container table: the threads' cgroups add a container with its id
+ * only; a JSON or old container event describes it (replacing the entry,
+ * newest last); the container.* fields read the table; a new section
+ * drops it and reloads it from the threads */
+static void container_table(void **st)
+{
+	static const char cg[] = "cpu=/\0cpuset=/docker/" CT_A "\0";
+	struct scap *h = base();
+	struct scap_threadinfo *t = mem_thread(h, 300, 300, 1, "falco", "/");
+	struct field_value *v = malloc(sizeof(*v));
+	struct sinsp_evt evt;
+	struct sinsp *s;
+
+	(void)st;
+	assert_non_null(v);
+	free(t->cgroups);
+	t->cgroups = malloc(sizeof(cg));
+	memcpy(t->cgroups, cg, sizeof(cg));
+	t->cgroups_len = sizeof(cg) - 1;
+	ev_begin(h, PPME_SYSCALL_CLOSE_E, 300, 1);
+	ev_i64(h, 3);
+	ev_end(h, 0);
+	ev_begin(h, PPME_CONTAINER_JSON_E, 300, 2);
+	ev_str(h, "{\"container\":{\"id\":\"5ea733068030\",\"image\":\"sysdig/falco:latest\","
+		  "\"imageid\":\"abc\",\"imagerepo\":\"sysdig/falco\",\"imagetag\":\"latest\","
+		  "\"name\":\"falco\",\"privileged\":true,\"type\":0}}");
+	ev_end(h, 0);
+	ev_begin(h, PPME_CONTAINER_E, 0, 3);
+	ev_str(h, "0123456789ab");
+	ev_u32(h, 8);
+	ev_str(h, "b1");
+	ev_str(h, "quay.io/b:2");
+	ev_end(h, 0);
+	ev_begin(h, PPME_SYSCALL_CLOSE_E, 300, 4);
+	ev_i64(h, 3);
+	ev_end(h, 0);
+	ev_begin(h, PPME_SYSCALL_CLOSE_E, 100, 5);
+	ev_i64(h, 3);
+	ev_end(h, 0);
+	mem_new_section(h);
+	ev_begin(h, PPME_SYSCALL_CLOSE_E, 300, 6);
+	ev_i64(h, 3);
+	ev_end(h, 0);
+	s = open_mem(h);
+	assert_int_equal(s->ncontainers, 1);
+	assert_string_equal(s->containers[0].id, "5ea733068030");
+	assert_string_equal(s->containers[0].name, "");
+	next_ok(s, &evt);	/* known by its cgroups only */
+	assert_string_equal(field_str(s, &evt, "container.id", v), "5ea733068030");
+	assert_null(field_str(s, &evt, "container.name", v));
+	assert_null(field_str(s, &evt, "container.image", v));
+	assert_string_equal(field_str(s, &evt, "container.type", v), "docker");
+	assert_string_equal(field_str(s, &evt, "container.privileged", v), "false");
+	next_ok(s, &evt);
+	next_ok(s, &evt);
+	assert_int_equal(s->ncontainers, 2);
+	assert_string_equal(s->containers[1].id, "0123456789ab");
+	assert_string_equal(sinsp_container_type_name(s->containers[1].type), "cri-o");
+	next_ok(s, &evt);	/* described by its event */
+	assert_string_equal(field_str(s, &evt, "container.name", v), "falco");
+	assert_string_equal(field_str(s, &evt, "container.image", v), "sysdig/falco:latest");
+	assert_string_equal(field_str(s, &evt, "container.image.id", v), "abc");
+	assert_string_equal(field_str(s, &evt, "container.image.repository", v), "sysdig/falco");
+	assert_string_equal(field_str(s, &evt, "container.image.tag", v), "latest");
+	assert_null(field_str(s, &evt, "container.image.digest", v));
+	assert_string_equal(field_str(s, &evt, "container.privileged", v), "true");
+	next_ok(s, &evt);	/* the host */
+	assert_string_equal(field_str(s, &evt, "container.id", v), "host");
+	assert_string_equal(field_str(s, &evt, "container.name", v), "host");
+	assert_string_equal(field_str(s, &evt, "container.type", v), "host");
+	assert_null(field_str(s, &evt, "container.image", v));
+	assert_null(field_str(s, &evt, "container.privileged", v));
+	next_ok(s, &evt);	/* new section: the events' descriptions are gone */
+	assert_int_equal(s->ncontainers, 1);
+	assert_null(field_str(s, &evt, "container.name", v));
+	sinsp_close(s);
+	free(v);
+}
+
 /* span.* / evtin.* (tracer spans, not implemented): no value on other
  * events; a tracer event stops the program with a one-line error */
 static void span_fields_not_supported(void **state)
@@ -516,6 +612,7 @@ int main(void)
 		cmocka_unit_test(cwd_and_limits),
 		cmocka_unit_test(section_and_state_only),
 		cmocka_unit_test(span_fields_not_supported),
+		cmocka_unit_test(container_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

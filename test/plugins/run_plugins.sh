@@ -126,6 +126,44 @@ extractor_filter)	# plugin fields in filters, both plugins
 	like_ref -I testsrc:30 'testext.upper startswith VALUE=2 or testsrc.tag[a]=tag-b'
 	# an extractor field without its plugin loaded is unknown
 	refused "testext.len" -H "$SRC" -I "$SRC:3" -p '%testext.len' ;;
+open_params)	# -Il shows the init schema and the suggested open parameters
+	# (value, or "value: desc") as the reference; malformed ones are one
+	# line and no listing; an init config that is not JSON is refused when
+	# the schema is a JSON schema
+	export SYSDIG_PLUGIN_DIR=$TMP/dir
+	export TESTSRC_SCHEMA='{"type":"object","properties":{"step":{"type":"integer"}}}'
+	export TESTSRC_OPEN_PARAMS='[{"value":"10","desc":"ten events"},{"value":"3"},{"value":"1;2","desc":"two","separator":";"},{"value":"7","desc":""}]'
+	"$OURS" -Il >"$TMP/o" || fail "exit $?"
+	diff <(sed -n '/^Name: testsrc/,/^$/p' "$TMP/o") - <<EOT || fail "-Il of testsrc"
+Name: testsrc
+Description: Test source plugin emitting a known sequence
+Contact: sysdig-c tests
+Version: 1.2.3
+Init Config Schema: $TESTSRC_SCHEMA
+Type: source plugin
+ID: 999
+Suggested Open Params:
+10: ten events
+3
+1;2: two
+7
+
+EOT
+	like_ref -Il
+	like_ref -H "$SRC:{\"step\":3}" -I "$SRC:2"
+	refused "error in plugin testsrc: init config is not a valid json" -H "$SRC:abc" -I "$SRC"
+	like_ref -H "$SRC:abc" -I "$SRC"
+	TESTSRC_SCHEMA_TYPE=0 like_ref -H "$SRC:abc" -I "$SRC"
+	TESTSRC_SCHEMA_TYPE=7 refused "error in plugin testsrc: get_init_schema returned an unknown schema type 7" -Il
+	TESTSRC_SCHEMA_TYPE=7 like_ref -I testsrc
+	for bad in '{"value":"1"}' '[{"desc":"x"}]' '[{"value":""}]' 'not json' '[{"value":"1"}] x'; do
+		TESTSRC_OPEN_PARAMS=$bad like_ref -Il
+	done
+	TESTSRC_OPEN_PARAMS='{"value":"1"}' refused "error in plugin testsrc: list_open_params returned a non-array JSON" -Il
+	TESTSRC_OPEN_PARAMS='[{"desc":"x"}]' refused "error in plugin testsrc: list_open_params has entry with no value" -Il
+	TESTSRC_OPEN_PARAMS_RC=1 refused "error in plugin testsrc: list_open_params has error no open params today" -Il
+	TESTSRC_OPEN_PARAMS_RC=1 like_ref -Il
+	TESTSRC_OPEN_PARAMS=$bad like_ref -I testsrc:2 ;;
 errors)	# bad plugins and parameters: one line, exit 1
 	refused "cannot load plugin /nonexistent.so" -H /nonexistent.so -r /dev/null
 	refused "plugin nosuch not loaded. Use -H to load it." -I nosuch

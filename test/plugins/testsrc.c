@@ -1,7 +1,8 @@
 /*
  * testsrc.c - a source plugin of the sysdig 0.29.3 plugin API for the
  * tests: "testsrc" (id 999, event source "testsrc") emits a known sequence.
- * Init config: "" or a number, the step between event values (default 1).
+ * Init config: "" or a number, the step between event values (default 1),
+ * or {"step": N}.
  * Open params: "" or a number of events (default 10).  Event i (0-based)
  * is the text "value=<start + i*step>", at ts 1600000000 s + i ms, in
  * batches of 4.  Fields: testsrc.value (uint64), testsrc.text (string),
@@ -52,6 +53,11 @@ void *plugin_init(const char *config, int32_t *rc)
 	if (!s) {
 		*rc = 1;
 		return NULL;
+	}
+	if (config && *config == '{') {	/* {"step": N} (the TESTSRC_SCHEMA tests) */
+		const char *v = strstr(config, "\"step\":");
+
+		config = v ? v + 7 : "x";
 	}
 	s->step = config && *config ? strtoull(config, NULL, 10) : 1;
 	if (config && *config && !s->step) {
@@ -149,4 +155,28 @@ int32_t plugin_extract_fields(void *st, const evt_t *e, uint32_t n, field_t *f)
 		}
 	}
 	return 0;
+}
+
+/* The init schema and the suggested open parameters, for -Il and the
+ * init config check: none by default; TESTSRC_SCHEMA (with
+ * TESTSRC_SCHEMA_TYPE, 1 = JSON schema by default), TESTSRC_OPEN_PARAMS
+ * (the json text) and TESTSRC_OPEN_PARAMS_RC (a failure, with
+ * get_last_error "no open params today") set them. */
+const char *plugin_get_init_schema(uint32_t *schema_type)
+{
+	const char *type = getenv("TESTSRC_SCHEMA_TYPE");
+
+	*schema_type = type ? (uint32_t)atoi(type) : getenv("TESTSRC_SCHEMA") ? 1 : 0;
+	return getenv("TESTSRC_SCHEMA");
+}
+
+const char *plugin_list_open_params(void *st, int32_t *rc)
+{
+	struct state *s = st;
+	const char *params = getenv("TESTSRC_OPEN_PARAMS");
+
+	*rc = getenv("TESTSRC_OPEN_PARAMS_RC") ? 1 : 0;
+	if (*rc && s)
+		snprintf(s->err, sizeof(s->err), "no open params today");
+	return params ? params : "[]";
 }

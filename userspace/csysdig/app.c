@@ -198,6 +198,7 @@ static int open_input(struct app *a)
 		return -1;
 	}
 	a->s->is_live = a->o.ninputs == 0;
+	a->s->render = a->o.render;
 	return 0;
 }
 
@@ -241,7 +242,17 @@ int app_start(struct app *a)
 	if (a->o.ninputs == 0)
 		a->table.max_list_rows = LIVE_MAX_LIST_ROWS;
 	a->table.refresh_ns = a->table.is_list ? 200000000ULL : a->o.delay_ms * 1000000ULL;
+	if (app_spectro_replay(a))
+		a->table.refresh_ns = 500000000ULL;
 	return 0;
+}
+
+/* a spectrogram on the screen: a sample every 500 ms of event time (the
+ * reference's colors assume 2 a second), files included (replayed sample
+ * by sample, each a line) */
+int app_spectro_replay(struct app *a)
+{
+	return app_view(a)->type == VIEW_SPECTRO && !a->o.raw;
 }
 
 uint64_t app_time_delta(struct app *a)
@@ -257,6 +268,11 @@ static void end_of_files(struct app *a, int print)
 {
 	struct sinsp_evt *e = a->have_evt ? &a->evt : NULL;
 
+	if (app_spectro_replay(a)) {	/* the last line: what is left */
+		table_flush(&a->table, e);
+		a->eof = 1;
+		return;
+	}
 	for (int k = 0; k < 2; k++) {
 		table_flush(&a->table, e);
 		if (print)
@@ -272,7 +288,8 @@ static int skipped_event(const struct sinsp_evt *e)
 	uint16_t t = e->scap.type;
 
 	return (e->scap.dump_flags & SCAP_DF_STATE_ONLY) || t == PPME_CONTAINER_E ||
-	       t == PPME_CONTAINER_X || t == PPME_CONTAINER_JSON_E || t == PPME_CONTAINER_JSON_2_E;
+	       t == PPME_CONTAINER_X || t == PPME_CONTAINER_JSON_E || t == PPME_CONTAINER_JSON_2_E ||
+	       ppm_event_is_ext(t);	/* our stack events: state (sysdig 0.29.3 skips them) */
 }
 
 int app_step(struct app *a, int n)
@@ -325,13 +342,16 @@ int app_step(struct app *a, int n)
 			app_text_event(a, &a->evt);
 			continue;
 		}
-		if (a->o.ninputs == 0 && a->evt.scap.ts > a->table.next_flush_ns) {
+		if ((a->o.ninputs == 0 || app_spectro_replay(a)) &&
+		    a->evt.scap.ts > a->table.next_flush_ns) {
 			table_flush(&a->table, &a->evt);
 			if (a->o.raw)
 				table_print_raw(&a->table, stdout, app_time_delta(a));
 			sample = 1;
 		}
 		table_process(&a->table, &a->evt);
+		if (sample && a->o.ninputs)
+			return sample;	/* a replayed sample: one at a time */
 	}
 	return sample;
 }

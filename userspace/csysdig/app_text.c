@@ -87,7 +87,7 @@ static void echo_event(struct app *a, struct sinsp_evt *e)
 		struct sbuf r = { 0 };
 
 		render_bytebuf((const uint8_t *)b.p, (uint32_t)b.len,
-			       g_render_opts.bufmode == RB_DOTS ? RB_ASCII : g_render_opts.bufmode, 0, &r);
+			       a->o.render.bufmode == RB_DOTS ? RB_ASCII : a->o.render.bufmode, 0, &r);
 		add_text(a, r.p ? r.p : "", r.len);
 		sb_free(&r);
 	}

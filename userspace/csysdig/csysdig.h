@@ -17,6 +17,7 @@
 #define MAX_DEPTH 32
 
 struct opts {
+	struct render_opts render;	/* -A -X, F2 in the text view: given to the sinsp */
 	const char *inputs[MAX_INPUTS];	/* -r, read one after the other */
 	int ninputs;
 	uint64_t delay_ms;		/* -d */
@@ -80,6 +81,8 @@ int app_start(struct app *a);
  * of the input files */
 int app_step(struct app *a, int n);
 uint64_t app_time_delta(struct app *a);
+/* 1 when the current view is a spectrogram shown on the screen */
+int app_spectro_replay(struct app *a);
 /* drill down into the row's key; 0, or -1 when no view applies */
 int app_drilldown(struct app *a, const struct row *r);
 /* the same into a given view (F12: the spectrogram of the selection) */

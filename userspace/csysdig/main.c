@@ -119,11 +119,12 @@ static int parse_args(struct app *a, int argc, char **argv, int *exit_now)
 
 	*exit_now = 0;
 	o->delay_ms = 2000;
+	o->render = (struct render_opts)RENDER_OPTS_DEFAULT;
 	rewrite_pc(argc, argv);
 	while ((c = getopt_long(argc, argv, "AB::d:hln:Rr:s:v:X", g_long, NULL)) != -1) {
 		switch (c) {
-		case 'A': g_render_opts.bufmode = RB_ASCII; break;
-		case 'X': g_render_opts.bufmode = RB_HEXASCII; break;
+		case 'A': o->render.bufmode = RB_ASCII; break;
+		case 'X': o->render.bufmode = RB_HEXASCII; break;
 		case 'B': o->driver = SCAP_DRIVER_BPF; break;
 		case 'd':
 			if (parse_u64(optarg, &o->delay_ms) < 0 || o->delay_ms == 0) {
@@ -139,7 +140,7 @@ static int parse_args(struct app *a, int argc, char **argv, int *exit_now)
 				return -1;
 			}
 			break;
-		case 'R': g_render_opts.resolve_ports = 1; break;
+		case 'R': render_resolve_ports(1); break;
 		case 'r':
 			if (o->ninputs == MAX_INPUTS) {
 				fprintf(stderr, "too many -r files\n");

@@ -913,6 +913,11 @@ static void format_time(uint64_t v, int width, char *buf, size_t n)
 	snprintf(buf, n, "%*s", width, t);
 }
 
+void table_format_time(uint64_t ns, char *buf, size_t n)
+{
+	format_time(ns, 0, buf, n);
+}
+
 /* the text of a value that is not a number: strings, addresses, flags */
 static const char *plain_text(const struct table_col *c, const struct cell *v, char *buf, size_t n)
 {

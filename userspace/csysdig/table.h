@@ -97,6 +97,8 @@ const char *table_format(const struct table *t, const struct row *r, size_t j,
 			 uint64_t time_delta, int width, char *buf, size_t buflen);
 /* the key of a row as filter text ("338", "/etc/passwd") */
 const char *table_key_string(const struct table *t, const struct row *r, char *buf, size_t buflen);
+/* nanoseconds as the time columns show them ("1.00us", "10ms", "1.00s") */
+void table_format_time(uint64_t ns, char *buf, size_t n);
 /* raw output of the last sample: rows, then a line of dashes */
 void table_print_raw(const struct table *t, FILE *out, uint64_t time_delta);
 /* sorting: printed column j; toggles the direction when already sorted by j */

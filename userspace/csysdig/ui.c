@@ -99,6 +99,7 @@ int ui_start_curses(struct ui *u)
 	mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED, NULL);
 	mouseinterval(300);
 	init_colors();
+	field_set_quantize_width(COLS);	/* spectrogram buckets */
 	return 0;
 }
 
@@ -310,6 +311,11 @@ void ui_draw(struct ui *u)
 		refresh();
 		return;
 	}
+	if (app_spectro_replay(u->a) && u->mode == UI_TABLE) {
+		ui_spectro_draw(u);
+		refresh();
+		return;
+	}
 	draw_header(u);
 	draw_table(u);
 	draw_status(u);
@@ -458,7 +464,6 @@ static void prompt_done(struct ui *u, int ok)
 			search_next(u, u->sel);
 		break;
 	default:
-		ui_action_confirmed(u, ok);
 		break;
 	}
 }
@@ -496,10 +501,6 @@ int ui_prompt_key(struct ui *u, int ch)
 			u->prompt_buf[n - 1] = 0;
 		return 1;
 	default:
-		if (u->prompt_kind == PROMPT_CONFIRM) {
-			prompt_done(u, ch == 'y' || ch == 'Y');
-			return 1;
-		}
 		if (ch >= 32 && ch < 127 && n + 1 < sizeof(u->prompt_buf)) {
 			u->prompt_buf[n] = (char)ch;
 			u->prompt_buf[n + 1] = 0;
@@ -531,7 +532,7 @@ static int mouse_key(struct ui *u, int *ch)
 
 	if (getmouse(&me) != OK)
 		return 0;
-	if (me.y == LINES - 1) {
+	if (me.y == (app_spectro_replay(u->a) ? LINES - 2 : LINES - 1)) {
 		for (int i = 0; i < u->nfkey_zones; i++)
 			if (me.x >= u->fkey_zones[i].x0 && me.x <= u->fkey_zones[i].x1) {
 				*ch = u->fkey_zones[i].ch;
@@ -640,7 +641,12 @@ static int table_key(struct ui *u, int ch)
 /* returns 1 to quit */
 static int handle_key(struct ui *u, int ch)
 {
-	if (ch == KEY_RESIZE)
+	if (ch == KEY_RESIZE) {
+		field_set_quantize_width(COLS);
+		return 0;
+	}
+	if (app_spectro_replay(u->a) && u->mode == UI_TABLE && u->a->text == TEXT_NONE &&
+	    ui_spectro_key(u, ch))
 		return 0;
 	if (ch == KEY_MOUSE && !mouse_key(u, &ch))
 		return 0;
@@ -692,6 +698,8 @@ int ui_run(struct app *a)
 			if (rc == 1 || rc == 2) {
 				if (a->text == TEXT_NONE)
 					ui_rebuild_rows(&u);
+				if (a->text == TEXT_NONE && app_spectro_replay(a))
+					ui_spectro_sample(&u);
 				changed = 1;
 			}
 			if (a->text != TEXT_NONE)
@@ -712,5 +720,6 @@ int ui_run(struct app *a)
 	}
 	ui_restore_terminal();
 	free(u.rows);
+	free(u.spectro);
 	return 0;
 }

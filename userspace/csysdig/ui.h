@@ -1,7 +1,7 @@
 /*
  * ui.h - internals of the ncurses front end shared by ui.c (table, keys,
- * prompts), ui_menu.c (F2/F8/F9 menus, F1/F7 pages, actions) and ui_text.c
- * (F5/F6 text windows).
+ * prompts), ui_menu.c (F2/F8/F9 menus, F1/F7 pages, actions), ui_text.c
+ * (F5/F6 text windows) and ui_spectro.c (spectrogram views, F12).
  */
 #ifndef CSYSDIG_UI_H
 #define CSYSDIG_UI_H
@@ -11,7 +11,7 @@
 #define UI_MAX_COLS 64
 
 enum ui_mode { UI_TABLE, UI_VIEWS, UI_SORT, UI_ACTIONS, UI_HELP, UI_VIEWINFO, UI_PROMPT };
-enum prompt_kind { PROMPT_FILTER, PROMPT_SEARCH, PROMPT_CONFIRM, PROMPT_GOTO };
+enum prompt_kind { PROMPT_FILTER, PROMPT_SEARCH, PROMPT_GOTO };
 
 struct fkey {
 	const char *key, *desc;
@@ -32,7 +32,6 @@ struct ui {
 	/* side menus */
 	struct view **menu_views;
 	int nmenu_views, menu_sel;
-	const struct view_action *pending_action;
 	/* text windows */
 	long text_top;
 	int text_follow;
@@ -40,6 +39,12 @@ struct ui {
 	/* bottom bar zones, for mouse clicks */
 	struct { int x0, x1, ch; } fkey_zones[16];
 	int nfkey_zones;
+	/* spectrogram (ui_spectro.c): spectro_rows lines of spectro_w counts */
+	uint32_t *spectro;
+	int spectro_rows, spectro_w;
+	int spectro_samples;	/* samples taken of the view */
+	int spectro_more;	/* a file's screenful is shown: SPACE goes on */
+	const struct view *spectro_view;	/* the view the lines are of */
 };
 
 void ui_put(int y, int x, int w, const char *s, int attr);
@@ -66,10 +71,15 @@ void ui_menu_draw_actions(struct ui *u);
 int ui_menu_key_views(struct ui *u, int ch);
 int ui_menu_key_sort(struct ui *u, int ch);
 int ui_menu_key_actions(struct ui *u, int ch);
-void ui_action_confirmed(struct ui *u, int ok);
 void ui_page_draw_help(struct ui *u);
 void ui_page_draw_viewinfo(struct ui *u, const struct view *v);
 void ui_spectro_selection(struct ui *u);
+
+/* ui_spectro.c */
+void ui_spectro_reset(struct ui *u);
+void ui_spectro_sample(struct ui *u);
+void ui_spectro_draw(struct ui *u);
+int ui_spectro_key(struct ui *u, int ch);
 
 /* ui_text.c */
 void ui_text_draw(struct ui *u);

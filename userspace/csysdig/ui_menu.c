@@ -197,11 +197,11 @@ void ui_menu_draw_actions(struct ui *u)
 {
 	const struct view *v = app_view(u->a);
 
-	ui_put(2, 0, MENU_W + 8, "Actions", A_REVERSE | A_BOLD);
+	ui_put(2, 0, MENU_W + 8, "Select Action", A_REVERSE | A_BOLD);
 	for (size_t i = 0; i < v->nactions && 3 + (int)i < LINES - 1; i++) {
 		char b[256];
 
-		snprintf(b, sizeof(b), "%s: %s", v->actions[i].hotkey,
+		snprintf(b, sizeof(b), "(%s) %s", v->actions[i].hotkey,
 			 v->actions[i].description ? v->actions[i].description : v->actions[i].command);
 		ui_put(3 + (int)i, 0, MENU_W + 8, b, (int)i == u->menu_sel ? A_REVERSE : A_NORMAL);
 	}
@@ -262,50 +262,50 @@ static char *resolve_command(struct ui *u, const char *cmd)
 	return r;
 }
 
-static void run_action(struct ui *u, const struct view_action *act)
+/* a line from the terminal: 1 when it starts with y or Y */
+static int confirmed(void)
+{
+	char line[64];
+
+	return fgets(line, sizeof(line), stdin) && (line[0] == 'y' || line[0] == 'Y');
+}
+
+/* the action on the selected row, outside the interface as the reference
+ * runs it: the confirmation asked on the terminal, the command's output
+ * left there until ENTER (unless wait_finish is false) */
+static void pick_action(struct ui *u, const struct view_action *act)
 {
 	char *cmd = resolve_command(u, act->command);
-	int rc;
 
+	u->mode = UI_TABLE;
 	if (!cmd) {
 		ui_message(u, "cannot run '%s': a field is not in this view", act->command);
 		return;
 	}
-	app_log(u->a, "action: %s", cmd);
 	ui_stop_curses();
-	printf("%s\n", cmd);
+	printf("\033[H\033[2J");
+	if (act->ask_confirmation) {
+		printf("Confirm command '%s'? [y/N] ", cmd);
+		fflush(stdout);
+		if (!confirmed()) {
+			app_log(u->a, "action not confirmed: %s", cmd);
+			goto back;
+		}
+	}
+	app_log(u->a, "action: %s", cmd);
 	fflush(stdout);
-	rc = system(cmd);
+	if (system(cmd) == -1)
+		printf("cannot run the command\n");
 	if (act->wait_finish) {
-		printf("\nexit status %d. Press Enter to return to csysdig.", rc);
+		printf("Command finished. Press ENTER to return to csysdig.");
 		fflush(stdout);
 		while (getchar() != '\n' && !feof(stdin))
 			;
 	}
+back:
 	free(cmd);
 	ui_start_curses(u);
 	clearok(stdscr, TRUE);
-}
-
-void ui_action_confirmed(struct ui *u, int ok)
-{
-	if (ok && u->pending_action)
-		run_action(u, u->pending_action);
-	u->pending_action = NULL;
-}
-
-static void pick_action(struct ui *u, const struct view_action *act)
-{
-	u->mode = UI_TABLE;
-	if (act->ask_confirmation) {
-		char label[256];
-
-		u->pending_action = act;
-		snprintf(label, sizeof(label), "Run '%s'? (y/n) ", act->command);
-		ui_prompt_start(u, PROMPT_CONFIRM, label, "");
-		return;
-	}
-	run_action(u, act);
 }
 
 int ui_menu_key_actions(struct ui *u, int ch)

@@ -21,9 +21,9 @@ static int text_height(void)
 	return LINES - 3 > 0 ? LINES - 3 : 0;
 }
 
-static const char *bufmode_name(void)
+static const char *bufmode_name(const struct app *a)
 {
-	switch (g_render_opts.bufmode) {
+	switch (a->o.render.bufmode) {
 	case RB_HEXASCII: return "hex+ascii";
 	case RB_HEX: return "hex";
 	case RB_ASCII: return "ascii";
@@ -47,7 +47,7 @@ void ui_text_draw(struct ui *u)
 		u->text_top = 0;
 	snprintf(title, sizeof(title), "%s For: %s  (%s)  lines %ld-%ld of %ld%s",
 		 a->text == TEXT_ECHO ? "I/O echo" : "sysdig events", *sel ? sel : "whole machine",
-		 bufmode_name(), n ? u->text_top + 1 : 0, u->text_top + h < n ? u->text_top + h : n, n,
+		 bufmode_name(a), n ? u->text_top + 1 : 0, u->text_top + h < n ? u->text_top + h : n, n,
 		 a->paused ? " (paused)" : "");
 	free(sel);
 	ui_put(0, 0, -1, title, A_REVERSE | A_BOLD);
@@ -133,8 +133,10 @@ int ui_text_key(struct ui *u, int ch)
 	case KEY_HOME: u->text_top = 0; u->text_follow = 0; break;
 	case KEY_END: u->text_follow = 1; break;
 	case KEY_F(2):
-		g_render_opts.bufmode = g_render_opts.bufmode == RB_HEXASCII ? RB_DOTS :
-					g_render_opts.bufmode == RB_DOTS ? RB_ASCII : RB_HEXASCII;
+		a->o.render.bufmode = a->o.render.bufmode == RB_HEXASCII ? RB_DOTS :
+				      a->o.render.bufmode == RB_DOTS ? RB_ASCII : RB_HEXASCII;
+		if (a->s)
+			a->s->render.bufmode = a->o.render.bufmode;
 		break;
 	case '/': case 6:
 		ui_prompt_start(u, PROMPT_SEARCH, "Find: ", u->text_search);

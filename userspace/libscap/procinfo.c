@@ -93,13 +93,13 @@ static void add_entry(struct procinfo_layer *l, uint64_t tid, uint64_t ut, uint6
 	l->n++;
 }
 
-/* every thread of the machine, in /proc order */
-static void read_threads(struct procinfo_layer *l)
+/* every thread of the machine the driver captures, in /proc order */
+static void read_threads(struct scap *h, struct procinfo_layer *l)
 {
 	DIR *proc = opendir("/proc"), *task;
 	struct dirent *p, *t;
 	char path[600];	/* two d_name of at most 255 bytes */
-	uint64_t ut, st;
+	uint64_t ut, st, pid = 0;
 
 	l->n = l->cur = 0;
 	if (!proc)
@@ -107,12 +107,17 @@ static void read_threads(struct procinfo_layer *l)
 	while ((p = readdir(proc))) {
 		if (!all_digits(p->d_name))
 			continue;
+		if (l->inner_ops->selected) {
+			h->engine = l->inner;
+			pid = strtoull(p->d_name, NULL, 10);
+		}
 		snprintf(path, sizeof(path), "/proc/%s/task", p->d_name);
 		task = opendir(path);
 		if (!task)
 			continue;
 		while ((t = readdir(task))) {
-			if (!all_digits(t->d_name))
+			if (!all_digits(t->d_name) || (l->inner_ops->selected &&
+			    !l->inner_ops->selected(h, pid, strtoull(t->d_name, NULL, 10))))
 				continue;
 			snprintf(path, sizeof(path), "/proc/%s/task/%s/stat", p->d_name, t->d_name);
 			if (!stat_times(path, &ut, &st))
@@ -120,6 +125,7 @@ static void read_threads(struct procinfo_layer *l)
 		}
 		closedir(task);
 	}
+	h->engine = l;
 	closedir(proc);
 }
 
@@ -130,11 +136,7 @@ static void make_event(struct procinfo_layer *l, const struct procinfo_entry *pe
 	uint32_t len = PROCINFO_LEN, np = 2;
 	uint16_t type = PPME_PROCINFO_E, plen = 8;
 
-	memcpy(b, &l->batch_ts, 8);
-	memcpy(b + 8, &pe->tid, 8);
-	memcpy(b + 16, &len, 4);
-	memcpy(b + 20, &type, 2);
-	memcpy(b + 22, &np, 4);
+	scap_evt_write_header(b, l->batch_ts, pe->tid, len, type, np);
 	memcpy(b + PPM_EVT_HDR_LEN, &plen, 2);
 	memcpy(b + PPM_EVT_HDR_LEN + 2, &plen, 2);
 	memcpy(b + PPM_EVT_HDR_LEN + 4, &pe->utime, 8);
@@ -158,11 +160,11 @@ static uint64_t wall_ns(void)
 }
 
 /* the batch of the second that ended before ts; 0 when /proc gave none */
-static int start_batch(struct procinfo_layer *l, uint64_t ts)
+static int start_batch(struct scap *h, struct procinfo_layer *l, uint64_t ts)
 {
 	l->batch_ts = l->next_flush - 1;
 	l->next_flush = (ts / NS_PER_SEC + 1) * NS_PER_SEC;
-	read_threads(l);
+	read_threads(h, l);
 	return l->n > 0;
 }
 
@@ -188,7 +190,7 @@ static int procinfo_next(struct scap *h, struct scap_evt *evt)
 	 * that sleeps): the batch is due by the clock, once the second is
 	 * over by a margin no event still in flight can be older than */
 	if (rc == SCAP_TIMEOUT && l->next_flush &&
-	    (now = wall_ns()) >= l->next_flush + FLUSH_GRACE_NS && start_batch(l, now)) {
+	    (now = wall_ns()) >= l->next_flush + FLUSH_GRACE_NS && start_batch(h, l, now)) {
 		make_event(l, &l->list[l->cur++], 0, evt);
 		return SCAP_SUCCESS;
 	}
@@ -198,7 +200,7 @@ static int procinfo_next(struct scap *h, struct scap_evt *evt)
 		l->next_flush = (evt->ts / NS_PER_SEC + 1) * NS_PER_SEC;
 		return SCAP_SUCCESS;
 	}
-	if (evt->ts < l->next_flush || !start_batch(l, evt->ts))
+	if (evt->ts < l->next_flush || !start_batch(h, l, evt->ts))
 		return SCAP_SUCCESS;
 	l->held = *evt;
 	l->have_held = 1;
@@ -218,15 +220,26 @@ static int procinfo_get_stats(struct scap *h, struct scap_stats *st)
 	return rc;
 }
 
-static double procinfo_progress(struct scap *h)
+/* an op of the inner engine, called with its own engine state */
+static double inner_progress(struct scap *h, double (*op)(struct scap *))
 {
 	struct procinfo_layer *l = h->engine;
 	double p;
 
 	h->engine = l->inner;
-	p = l->inner_ops->progress ? l->inner_ops->progress(h) : -1;
+	p = op ? op(h) : -1;
 	h->engine = l;
 	return p;
+}
+
+static double procinfo_progress(struct scap *h)
+{
+	return inner_progress(h, ((struct procinfo_layer *)h->engine)->inner_ops->progress);
+}
+
+static double procinfo_reference_progress(struct scap *h)
+{
+	return inner_progress(h, ((struct procinfo_layer *)h->engine)->inner_ops->reference_progress);
 }
 
 static void procinfo_close(struct scap *h)
@@ -246,6 +259,7 @@ static const struct scap_engine_ops procinfo_ops = {
 	.next = procinfo_next,
 	.get_stats = procinfo_get_stats,
 	.progress = procinfo_progress,
+	.reference_progress = procinfo_reference_progress,
 	.close = procinfo_close,
 };
 

@@ -31,6 +31,7 @@
 #include "scap.h"
 #include "savefile.h"
 #include "savefile_input.h"
+#include "savefile_progress.h"
 
 #define STREAM_BUF_INIT (1u << 20)
 #define MAX_BLOCK_LEN (1u << 30)	/* larger blocks are corrupt */
@@ -47,6 +48,11 @@ struct savefile {
 	uint32_t fdl_hint;	/* index of the thread of the last FDL block */
 	uint32_t last_total;	/* length of the last event block returned */
 	uint8_t *conv;		/* v1 -> v2 conversion, allocated on first use */
+	char *path;		/* a regular file: for the progress mirror */
+	uint64_t first_event_off;	/* offset of the first event block */
+	int have_first_event;
+	struct read_mirror *mirror;	/* savefile_progress.c, on first use */
+	int mirror_failed;
 };
 
 static void seterr(char *err, const char *fmt, ...)
@@ -642,8 +648,8 @@ int savefile_convert_v1(const uint8_t *ev, size_t avail, uint8_t *out,
 		seterr(err, "corrupted v1 event: %zu bytes", avail);
 		return -1;
 	}
-	old = rd32(ev + 16);
-	type = rd16(ev + 20);
+	old = rd32(ev + PPM_HDR_OFF(len));
+	type = rd16(ev + PPM_HDR_OFF(type));
 	if (old < EVT_HDR_V1_LEN || old > avail) {
 		seterr(err, "corrupted v1 event: length %u, block holds %zu",
 		       old, avail);
@@ -669,8 +675,8 @@ int savefile_convert_v1(const uint8_t *ev, size_t avail, uint8_t *out,
 			return -1;
 		}
 		if (end == len) {
-			memcpy(out + 16, &len, 4);
-			memcpy(out + 22, &n, 4);
+			memcpy(out + PPM_HDR_OFF(len), &len, sizeof(len));
+			memcpy(out + PPM_HDR_OFF(nparams), &n, sizeof(n));
 			return 0;
 		}
 	}
@@ -934,12 +940,12 @@ static int next_block(struct scap *h, struct savefile *f, struct scap_evt *evt, 
 		p = cur_ptr(f);
 		ev = p + 8 + hdroff;
 		avail = total - 12 - hdroff;
-		etype = rd16(ev + 20);
+		etype = rd16(ev + PPM_HDR_OFF(type));
 		/* a candidate after damage must look whole: its trailer repeats
 		 * the length (readers otherwise ignore it), its type is known */
-		if (resync && (rd32(p + total - 4) != total || etype >= PPM_EVENT_MAX))
+		if (resync && (rd32(p + total - 4) != total || !ppm_event_info_of(etype)))
 			return BLOCK_DAMAGED;
-		if (etype >= PPM_EVENT_MAX) {
+		if (!ppm_event_info_of(etype)) {
 			f->pos += total;
 			continue;
 		}
@@ -956,9 +962,9 @@ static int next_block(struct scap *h, struct savefile *f, struct scap_evt *evt, 
 				return BLOCK_DAMAGED;
 			}
 			ev = f->conv;
-			len = rd32(ev + 16);
+			len = rd32(ev + PPM_HDR_OFF(len));
 		} else {
-			len = rd32(ev + 16);
+			len = rd32(ev + PPM_HDR_OFF(len));
 			if (len < PPM_EVT_HDR_LEN || len > avail) {
 				seterr(h->err, "corrupted event at offset %" PRIu64 ": length %u, block holds %zu",
 				       cur_offset(f), len, avail);
@@ -967,8 +973,8 @@ static int next_block(struct scap *h, struct savefile *f, struct scap_evt *evt, 
 		}
 		evt->data = ev;
 		evt->len = len;
-		evt->ts = rd64(ev);
-		evt->tid = rd64(ev + 8);
+		evt->ts = rd64(ev + PPM_HDR_OFF(ts));
+		evt->tid = rd64(ev + PPM_HDR_OFF(tid));
 		evt->type = etype;
 		evt->cpuid = rd16(p + 8);
 		evt->dump_flags = hdroff == 6 ? rd32(p + 10) : 0;
@@ -976,6 +982,10 @@ static int next_block(struct scap *h, struct savefile *f, struct scap_evt *evt, 
 			seterr(h->err, "corrupted event at offset %" PRIu64 ": parameter lengths exceed the event length %u",
 			       cur_offset(f), len);
 			return BLOCK_DAMAGED;
+		}
+		if (!f->have_first_event) {
+			f->have_first_event = 1;
+			f->first_event_off = cur_offset(f);
 		}
 		f->pos += total;
 		f->last_total = total;
@@ -1054,6 +1064,25 @@ static double file_progress(struct scap *h)
 	return done >= f->file_size ? 1.0 : (double)done / (double)f->file_size;
 }
 
+/* sysdig 0.29.3's figure (savefile_progress.c) where it can be had (a
+ * regular file, events seen); else the share of the file consumed */
+static double file_reference_progress(struct scap *h)
+{
+	struct savefile *f = h->engine;
+
+	if (f->path && f->have_first_event && !f->mirror_failed) {
+		double p;
+
+		if (!f->mirror && !(f->mirror = read_mirror_open(f->path, f->first_event_off)))
+			f->mirror_failed = 1;
+		p = f->mirror ? read_mirror_progress(f->mirror, cur_offset(f), f->file_size) : -1;
+		if (p >= 0)
+			return p > 1 ? 1.0 : p;
+		f->mirror_failed = 1;
+	}
+	return file_progress(h);
+}
+
 static void file_close(struct scap *h)
 {
 	struct savefile *f = h->engine;
@@ -1061,6 +1090,8 @@ static void file_close(struct scap *h)
 	if (!f)
 		return;
 	input_close(&f->in);
+	read_mirror_close(f->mirror);
+	free(f->path);
 	free(f->buf);
 	free(f->conv);
 	free(f);
@@ -1072,6 +1103,7 @@ static const struct scap_engine_ops savefile_ops = {
 	.next = file_next,
 	.get_stats = file_get_stats,
 	.progress = file_progress,
+	.reference_progress = file_reference_progress,
 	.close = file_close,
 };
 
@@ -1084,8 +1116,10 @@ static int open_input(struct savefile *f, const char *path, char *err)
 		seterr(err, "can't open file %s: %s", path, strerror(errno));
 		return -1;
 	}
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
 		f->file_size = (uint64_t)st.st_size;
+		f->path = strcmp(path, "-") ? strdup(path) : NULL;
+	}
 	if (input_open(&f->in, fd)) {
 		seterr(err, "can't read file %s: %s", path, f->in.msg);
 		return -1;

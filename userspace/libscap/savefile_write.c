@@ -575,7 +575,7 @@ int scap_dump_event(struct scap_dumper *d, const struct scap_evt *evt,
 		dump_seterr(d, "invalid event length %u", len);
 		return -1;
 	}
-	memcpy(&etype, evt->data + 20, 2);	/* the header is authoritative */
+	memcpy(&etype, evt->data + PPM_HDR_OFF(type), sizeof(etype));	/* the header is authoritative */
 	large = (flags & SCAP_DF_LARGE) ||
 		(etype < PPM_EVENT_MAX &&
 		 (g_event_info[etype].flags & EF_LARGE_PAYLOAD));

@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "event_table.h"
 
 #define SCAP_ERRBUF_SIZE 512
@@ -194,6 +195,7 @@ struct scap_stats {
 	uint64_t n_drops;	/* events the driver could not write */
 	uint64_t n_drops_buffer;
 	uint64_t n_suppressed;
+	uint64_t n_unselected;	/* left out by the driver: not a selected pid */
 };
 
 struct scap;
@@ -205,9 +207,17 @@ struct scap_engine_ops {
 	 * or SCAP_FAILURE (message in scap->err) */
 	int (*next)(struct scap *h, struct scap_evt *evt);
 	int (*get_stats)(struct scap *h, struct scap_stats *st);
-	/* fraction of the input consumed, 0..1 (files) or -1 */
+	/* fraction of the input consumed, 0..1 (files) or -1; NULL where
+	 * it has no end (live engines) */
 	double (*progress)(struct scap *h);
+	/* optional: the fraction sysdig 0.29.3 would report here (its
+	 * reader's buffered file position, savefile_progress.h), 0..1 or -1;
+	 * costlier than progress (chisels' sysdig.get_read_progress) */
+	double (*reference_progress)(struct scap *h);
 	void (*close)(struct scap *h);
+	/* live: 0 when the driver leaves the thread out (scap_live_opts
+	 * select), so userspace makes no events of it either; NULL: all */
+	int (*selected)(struct scap *h, uint64_t pid, uint64_t tid);
 };
 
 struct scap_suppress;
@@ -274,6 +284,28 @@ struct scap_live_opts {
 	 * plus every process's clone/fork/execve/procexit; a hint, the caller
 	 * still filters (engines may ignore it) */
 	const char *comm;
+	/* --stacks: NULL none; else [PPM_EVENT_MAX] 1 where the call stack of
+	 * the event's syscall is taken (a PPME_STACK_E before its enter event) */
+	const uint8_t *stack_mask;
+	int kernel_stacks;	/* --kernel-stacks: the stack events carry the kernel stack */
+	/* non-NULL: only these processes, threads and process trees (a hint
+	 * like comm: the caller still filters; engines may ignore it) */
+	const struct scap_select *select;
+	/* -U: tasks named so are left out by the driver, their lifecycle kept
+	 * (scap_suppress_comms still follows their descendants) */
+	const char *const *suppress;
+	int nsuppress;
+};
+struct scap_select {
+	const uint32_t *pids, *tids;	/* processes (all threads), threads */
+	uint32_t npids, ntids;
+	/* the process trees of roots: roots and their descendants, those of
+	 * the /proc snapshot and those forked later */
+	const uint32_t *roots;
+	uint32_t nroots;
+	/* 1: the caller relies on it (sysdig -- CMD): an engine that cannot
+	 * select refuses to open */
+	int exact;
 };
 /* NULL with one clear line in err ("needs root", "no BTF", ...) */
 struct scap *scap_open_live(const struct scap_live_opts *opts, char *err);
@@ -282,9 +314,29 @@ struct scap *scap_open_live(const struct scap_live_opts *opts, char *err);
  * Returns 0, or -1 when the lengths do not fit in the event. */
 int scap_decode_params(struct scap_evt *evt);
 
+/* offset of a field of the event header (struct ppm_evt_hdr); the v1
+ * header of old files has the same first four fields */
+#define PPM_HDR_OFF(field) offsetof(struct ppm_evt_hdr, field)
+
+/* evt->ts, tid, len and type from the event header at evt->data (at least
+ * PPM_EVT_HDR_LEN bytes); scap_evt_write_header() writes one */
+static inline void scap_evt_read_header(struct scap_evt *evt)
+{
+	const uint8_t *d = evt->data;
+
+	memcpy(&evt->ts, d + PPM_HDR_OFF(ts), sizeof(evt->ts));
+	memcpy(&evt->tid, d + PPM_HDR_OFF(tid), sizeof(evt->tid));
+	memcpy(&evt->len, d + PPM_HDR_OFF(len), sizeof(evt->len));
+	memcpy(&evt->type, d + PPM_HDR_OFF(type), sizeof(evt->type));
+}
+void scap_evt_write_header(uint8_t *hdr, uint64_t ts, uint64_t tid, uint32_t len, uint16_t type,
+			   uint32_t nparams);
+
 /* metadata helpers (scap_metadata.c) */
 void scap_metadata_free(struct scap_metadata *m);
 void scap_metadata_remove_thread(struct scap_metadata *m, uint32_t i);
+/* frees what a thread entry owns (strings, fds) and zeroes it */
+void scap_thread_free(struct scap_threadinfo *t);
 /* forget the user and group tables (-E) */
 void scap_metadata_drop_users(struct scap_metadata *m);
 struct scap_threadinfo *scap_metadata_add_thread(struct scap_metadata *m);

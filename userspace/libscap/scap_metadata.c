@@ -112,6 +112,12 @@ static void free_thread(struct scap_threadinfo *t)
 	free(t->cgroups);
 }
 
+void scap_thread_free(struct scap_threadinfo *t)
+{
+	free_thread(t);
+	memset(t, 0, sizeof(*t));
+}
+
 void scap_metadata_remove_thread(struct scap_metadata *m, uint32_t i)
 {
 	if (i >= m->nthreads)

@@ -43,20 +43,6 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* API functions report a fatal problem: message on stderr, then a Lua
- * error that the callback wrapper turns into "chisel error". */
-void chisel_fatal_msg(lua_State *L, const char *msg)
-{
-	struct chisel *c = chisel_from_lua(L);
-
-	fprintf(stderr, "%s\n", msg);
-	fflush(stderr);
-	if (c)
-		c->api_error = 1;
-	lua_pushstring(L, msg);
-	lua_error(L);
-}
-
 /* ------------------------------------------------------------ search path */
 
 static char *dir_with_slash(const char *d)
@@ -648,7 +634,6 @@ void chisel_runtime_free(struct chisel_runtime *rt)
 	free(rt->run_app);
 	free(rt->output_format);
 	free((char *)rt->host.evtsource);
-	chisel_containers_free(rt);
 	if (rt->udp_fd >= 0)
 		close(rt->udp_fd);
 	free(rt);
@@ -667,6 +652,8 @@ void chisel_set_host(struct chisel_runtime *rt, const struct chisel_host *h)
 void chisel_set_sinsp(struct chisel_runtime *rt, struct sinsp *s)
 {
 	rt->s = s;
+	if (s && rt->bufmode_set)
+		s->render.bufmode = rt->bufmode;
 }
 
 int chisel_load(struct chisel_runtime *rt, const char *name, const char *args,
@@ -988,11 +975,10 @@ int chisel_event(struct chisel_runtime *rt, struct sinsp_evt *e, char *err, size
 	uint64_t clock;
 	size_t i;
 
-	/* sysdig consumes container events itself: table only */
-	if (chisel_is_container_event(e->scap.type)) {
-		chisel_container_event(rt, &e->scap);
+	/* sysdig consumes container events itself (libsinsp's container
+	 * table has them) */
+	if (sinsp_is_container_event(e->scap.type))
 		return 0;
-	}
 	note_ts(rt, e->scap.ts);
 	clock = interval_clock(rt, e->scap.ts);
 	for (i = 0; i < rt->n; i++) {
@@ -1014,10 +1000,8 @@ int chisel_event(struct chisel_runtime *rt, struct sinsp_evt *e, char *err, size
 int chisel_event_dropped(struct chisel_runtime *rt, struct sinsp_evt *e,
 			 char *err, size_t errlen)
 {
-	if (chisel_is_container_event(e->scap.type)) {
-		chisel_container_event(rt, &e->scap);
+	if (sinsp_is_container_event(e->scap.type))
 		return 0;
-	}
 	note_ts(rt, e->scap.ts);
 	return all_intervals(rt, interval_clock(rt, e->scap.ts), err, errlen);
 }

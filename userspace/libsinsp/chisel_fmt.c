@@ -41,7 +41,7 @@ void chisel_fmt_print(struct chisel_fmt *cf, struct sinsp *s, struct sinsp_evt *
 	char err[256];
 
 	sb_reset(&cf->line);
-	if (formatter_format(cf->f, s, e, g_render_opts.json, &cf->line, err, sizeof(err)) == 1) {
+	if (formatter_format(cf->f, s, e, s->render.json, &cf->line, err, sizeof(err)) == 1) {
 		fwrite(cf->line.p ? cf->line.p : "", 1, cf->line.len, out);
 		fputc('\n', out);
 	}

@@ -3,9 +3,11 @@
  *
  * chisel.c      loading, argument splitting, callbacks, intervals, public API
  * chisel_lua.c  the Lua tables sysdig.*, chisel.*, evt.* and value mapping
+ * The calls go one way: chisel.c registers the API (chisel_lua_register)
+ * and reads what the API functions store in struct chisel / chisel_runtime;
+ * chisel_lua.c calls nothing of chisel.c.
  * chisel_list.c -cl / -i listing
  * chisel_fmt.c  the per-chisel event formatter (chisel.set_event_formatter)
- * chisel_containers.c  the container table (sysdig.get_container_table)
  * chisel_metrics.c     sysdig.publish_metrics (the --metrics-listen endpoint)
  * Not installed, not used outside these files.
  */
@@ -27,7 +29,6 @@ struct chisel_fmt;
  * to ref, the first member) */
 struct chisel_field {
 	struct field_ref ref;
-	int container_name;	/* container.name: named from the container events */
 };
 
 struct chisel {
@@ -55,11 +56,6 @@ struct chisel {
 	int api_error;		/* an API function printed its own message */
 };
 
-struct chisel_container {
-	char *id, *name, *image;
-	const char *type;	/* static string */
-};
-
 struct chisel_runtime {
 	struct sinsp *s;
 	struct chisel **ch;
@@ -70,14 +66,14 @@ struct chisel_runtime {
 	int end_capture;
 	char *run_app;
 	char *output_format;	/* sysdig.set_output_format, NULL none */
+	enum render_bufmode bufmode;	/* its buffer rendering, if bufmode_set */
+	int bufmode_set;
 	uint32_t snaplen;
 	int fatfile;
 	int inited, started, ended;
 	uint64_t first_ts, last_ts;
 	int have_ts;
 	int udp_fd;
-	struct chisel_container *containers;	/* from container events */
-	size_t ncontainers;
 	chisel_metrics_sink metrics_sink;	/* sysdig.publish_metrics, NULL: none */
 	void *metrics_ctx;
 };
@@ -87,7 +83,6 @@ int chisel_split_args(const char *in, char ***out, int *n);
 void chisel_free_args(char **v, int n);
 const char *const *chisel_dirs(void);
 const char *chisel_untrusted(const char *path);
-void chisel_fatal_msg(lua_State *L, const char *msg);
 void chisel_add_package_path(lua_State *L);
 
 /* chisel_lua.c */
@@ -95,16 +90,11 @@ void chisel_add_package_path(lua_State *L);
 void chisel_lua_register(lua_State *L, struct chisel *c);
 /* the chisel of the running API function (only valid inside one) */
 struct chisel *chisel_from_lua(lua_State *L);
+/* an API function's fatal problem: msg on stderr, then a Lua error */
+void chisel_fatal_msg(lua_State *L, const char *msg);
 
 /* chisel_metrics.c: sysdig.publish_metrics */
 int chisel_l_publish_metrics(lua_State *L);
-
-/* chisel_containers.c */
-int chisel_is_container_event(uint16_t type);
-void chisel_container_event(struct chisel_runtime *rt, const struct scap_evt *e);
-void chisel_containers_free(struct chisel_runtime *rt);
-/* name of container ID (LEN bytes) from the container events, NULL unknown */
-const char *chisel_container_name(const struct chisel_runtime *rt, const char *id, size_t len);
 
 /* chisel_fmt.c */
 struct chisel_fmt *chisel_fmt_new(const char *fmt, char *err, size_t errlen);

@@ -29,6 +29,20 @@ struct chisel *chisel_from_lua(lua_State *L)
 	return lua_touserdata(L, lua_upvalueindex(1));
 }
 
+/* API functions report a fatal problem: message on stderr, then a Lua
+ * error that the callback wrapper turns into "chisel error". */
+void chisel_fatal_msg(lua_State *L, const char *msg)
+{
+	struct chisel *c = chisel_from_lua(L);
+
+	fprintf(stderr, "%s\n", msg);
+	fflush(stderr);
+	if (c)
+		c->api_error = 1;
+	lua_pushstring(L, msg);
+	lua_error(L);
+}
+
 static struct chisel_runtime *runtime(lua_State *L)
 {
 	struct chisel *c = chisel_from_lua(L);
@@ -135,18 +149,6 @@ static struct field_value *scratch_value(lua_State *L, struct chisel *c)
 	return c->val;
 }
 
-/* container.name: the name the container events gave the id, if any */
-static void push_container_name(lua_State *L, struct chisel *c, const struct field_ref *f,
-				struct field_value *v)
-{
-	const char *name = v->str ? chisel_container_name(c->rt, v->str, v->len) : NULL;
-
-	if (name)
-		lua_pushstring(L, name);
-	else
-		push_value(L, f, v);
-}
-
 static int l_evt_field(lua_State *L)
 {
 	struct chisel *c = chisel_from_lua(L);
@@ -161,8 +163,6 @@ static int l_evt_field(lua_State *L)
 	v = scratch_value(L, c);
 	if (!field_extract(c->rt->s, e, &cf->ref, v))
 		lua_pushnil(L);
-	else if (cf->container_name)
-		push_container_name(L, c, &cf->ref, v);
 	else
 		push_value(L, &cf->ref, v);
 	return 1;
@@ -231,7 +231,6 @@ static int l_request_field(lua_State *L)
 		fatalf(L, "chisel requesting nonexistent field %s", name);
 		return 0;	/* not reached: fatalf raises a Lua error */
 	}
-	f->container_name = !strcmp(f->ref.name, "container.name");
 	if (c) {
 		nv = realloc(c->fields, (c->nfields + 1) * sizeof(*nv));
 		if (!nv) {
@@ -389,19 +388,23 @@ static int l_set_snaplen(lua_State *L)
 	return 0;
 }
 
-/* the buffer rendering used by every formatter and evt.field */
-static void apply_bufmode(const char *fmt)
+/* the buffer rendering used by every formatter and evt.field: the
+ * state's, now or once the runtime gets it (chisel_set_sinsp) */
+static void apply_bufmode(struct chisel_runtime *rt, const char *fmt)
 {
 	if (!strcmp(fmt, "hex"))
-		g_render_opts.bufmode = RB_HEX;
+		rt->bufmode = RB_HEX;
 	else if (!strcmp(fmt, "hexascii"))
-		g_render_opts.bufmode = RB_HEXASCII;
+		rt->bufmode = RB_HEXASCII;
 	else if (!strcmp(fmt, "ascii"))
-		g_render_opts.bufmode = RB_ASCII;
+		rt->bufmode = RB_ASCII;
 	else if (!strcmp(fmt, "base64") || !strcmp(fmt, "jsonbase64"))
-		g_render_opts.bufmode = RB_BASE64;
+		rt->bufmode = RB_BASE64;
 	else
-		g_render_opts.bufmode = RB_DOTS;
+		rt->bufmode = RB_DOTS;
+	rt->bufmode_set = 1;
+	if (rt->s)
+		rt->s->render.bufmode = rt->bufmode;
 }
 
 static int l_set_output_format(lua_State *L)
@@ -419,7 +422,7 @@ static int l_set_output_format(lua_State *L)
 	if (c && !c->rt->host.user_buffer_format) {
 		free(c->rt->output_format);
 		c->rt->output_format = strdup(fmt);
-		apply_bufmode(fmt);
+		apply_bufmode(c->rt, fmt);
 	}
 	return 0;
 }
@@ -491,16 +494,28 @@ static int l_get_machine_info(lua_State *L)
 	return 1;
 }
 
-/* 1-based array of {id=, name=, image=, type=}, newest container first
- * (the order sysdig's hash table gives in practice) */
+/* the type names of sysdig.get_container_table() (0.29.3 spells
+ * libvirt_lxc its own way and has no name for the custom type) */
+static const char *chisel_container_type(uint32_t type)
+{
+	const char *name = sinsp_container_type_name(type);
+
+	if (type == SINSP_CT_LIBVIRT_LXC)
+		return "libvirt_lxc";
+	return name ? name : "unknown";
+}
+
+/* 1-based array of {id=, name=, image=, type=} of libsinsp's container
+ * table, newest container first (the order sysdig's hash table gives in
+ * practice) */
 static int l_get_container_table(lua_State *L)
 {
 	struct chisel_runtime *rt = runtime(L);
-	size_t i;
+	size_t i, n = rt && rt->s ? rt->s->ncontainers : 0;
 
 	lua_newtable(L);
-	for (i = 0; rt && i < rt->ncontainers; i++) {
-		const struct chisel_container *c = &rt->containers[rt->ncontainers - 1 - i];
+	for (i = 0; i < n; i++) {
+		const struct sinsp_container *c = &rt->s->containers[n - 1 - i];
 
 		lua_newtable(L);
 		lua_pushstring(L, c->id);
@@ -509,7 +524,7 @@ static int l_get_container_table(lua_State *L)
 		lua_setfield(L, -2, "name");
 		lua_pushstring(L, c->image);
 		lua_setfield(L, -2, "image");
-		lua_pushstring(L, c->type);
+		lua_pushstring(L, chisel_container_type(c->type));
 		lua_setfield(L, -2, "type");
 		lua_rawseti(L, -2, (int)i + 1);
 	}
@@ -675,7 +690,10 @@ static int l_get_read_progress(lua_State *L)
 	struct chisel_runtime *rt = runtime(L);
 	double p = 0;
 
-	if (rt && rt->s && rt->s->scap && rt->s->scap->ops->progress)
+	/* the figure sysdig 0.29.3 reports, e.g. wsysdig_summary prints it */
+	if (rt && rt->s && rt->s->scap && rt->s->scap->ops->reference_progress)
+		p = rt->s->scap->ops->reference_progress(rt->s->scap) * 100.0;
+	else if (rt && rt->s && rt->s->scap && rt->s->scap->ops->progress)
 		p = rt->s->scap->ops->progress(rt->s->scap) * 100.0;
 	lua_pushnumber(L, p < 0 ? 0 : p);
 	return 1;

@@ -403,7 +403,7 @@ static const char *port_str(uint16_t port, char tmp[8])
 /* the all-numbers fast paths need room for 45 bytes and no -R */
 static int numeric_fits(size_t size)
 {
-	return size >= 45 && !g_render_opts.resolve_ports;
+	return size >= 45 && !render_resolves_ports();
 }
 
 /* "a.b.c.d:sport->e.f.g.h:dport" and its NUL: at most 45 bytes */

@@ -14,12 +14,14 @@
 #include <ctype.h>
 #include <inttypes.h>
 #include <netdb.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "fields_internal.h"
 #include "plugin.h"
+#include "stacks.h"
 #include "sinsp_int.h"
 #include "format.h"
 #include "render.h"
@@ -556,14 +558,34 @@ static int set_reltime_str(struct field_value *v, uint64_t delta)
 static uint64_t g_prev_output_ts;
 static int g_have_prev_output;
 
+static int g_quantize_width = -1;
+
+void field_set_quantize_width(int columns)
+{
+	g_quantize_width = columns;
+}
+
+/* 1 + log10(latency) (at most 11) scaled to the screen width; 1 for the
+ * -1 wide screen of --raw */
+static uint64_t quantize_latency(uint64_t lat)
+{
+	double l = log10((double)lat);
+
+	if (g_quantize_width <= 0)
+		return 1;
+	if (l > 11)
+		l = 11;
+	return (uint64_t)(l * g_quantize_width / 11) + 1;
+}
+
 static int extract_outputtime(struct sinsp *s, struct sinsp_evt *e, struct field_value *v)
 {
 	uint64_t ts = e->scap.ts;
 	int n;
 
-	if (g_render_opts.json)
+	if (s->render.json)
 		return set_u(v, PT_ABSTIME, ts);
-	switch (g_render_opts.timemode) {
+	switch (s->render.timemode) {
 	case 'a':
 		n = snprintf(v->buf, sizeof(v->buf), "%" PRIu64 ".%" PRIu64, ts / NS_PER_S,
 			     ts % NS_PER_S);
@@ -781,8 +803,8 @@ static int extract_evt_arg(struct sinsp *s, struct sinsp_evt *e, const struct fi
 		return 0;
 	val = scratch();
 	res = scratch();
-	render_param(s, e, (uint32_t)idx, g_render_opts.bufmode,
-		     g_render_opts.truncate && !g_render_opts.json, val, res);
+	render_param(s, e, (uint32_t)idx, s->render.bufmode,
+		     s->render.truncate && !s->render.json, val, res);
 	return set_sbuf(v, res->len ? res : val);
 }
 
@@ -869,7 +891,7 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 	switch (f->id) {
 	case F_EVT_NUM: return set_u(v, PT_UINT64, e->num);
 	case F_EVT_TIME:
-		if (g_render_opts.json)
+		if (s->render.json)
 			return set_u(v, PT_ABSTIME, ts);
 		return set_str(v, v->buf, fmt_time(v->buf, ts, 1));
 	case F_EVT_TIME_S: return set_str(v, v->buf, fmt_time(v->buf, ts, 0));
@@ -883,7 +905,7 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 		return set_str(v, v->buf, k + (size_t)n);
 	}
 	case F_EVT_DATETIME:
-		if (g_render_opts.json)
+		if (s->render.json)
 			return set_u(v, PT_ABSTIME, ts);
 		n = (int)fmt_date(v->buf, ts, ' ');
 		return set_str(v, v->buf, (size_t)n + fmt_time(v->buf + n, ts, 1));
@@ -915,8 +937,8 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 			return set_u(v, PT_RELTIME, lat / NS_PER_S);
 		if (f->id == F_EVT_LATENCY_NS)
 			return set_pad9(v, PT_RELTIME, lat % NS_PER_S);
-		if (f->id == F_EVT_LATENCY_QUANTIZED)	/* 1 + log10 scaled to a -1 wide screen */
-			return lat ? set_u(v, PT_UINT64, 1) : 0;
+		if (f->id == F_EVT_LATENCY_QUANTIZED)
+			return lat ? set_u(v, PT_UINT64, quantize_latency(lat)) : 0;
 		/* an event without a thread has latency 0 (the reference repeats
 		 * its last text there: README "where we differ") */
 		if (f->id == F_EVT_LATENCY_HUMAN)
@@ -929,7 +951,7 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 		/* since the previous extraction through the same reference;
 		 * JSON output extracts twice, so it always shows 0 */
 		uint64_t *prev = &((struct field_ref *)f)->state;
-		uint64_t d = *prev && ts >= *prev && !g_render_opts.json ? ts - *prev : 0;
+		uint64_t d = *prev && ts >= *prev && !s->render.json ? ts - *prev : 0;
 
 		*prev = ts;
 		if (f->id == F_EVT_DELTATIME_S)
@@ -969,7 +991,13 @@ static int extract_evt(struct sinsp *s, struct sinsp_evt *e, const struct field_
 	case F_EVT_ARGS:
 	case F_EVT_INFO:
 		b = scratch();
-		render_evt_info(s, e, g_render_opts.bufmode, g_render_opts.truncate && !g_render_opts.json, b);
+		render_evt_info(s, e, s->render.bufmode, s->render.truncate && !s->render.json, b);
+		return set_sbuf(v, b);
+	case F_EVT_STACK:
+	case F_EVT_KSTACK:
+		b = scratch();
+		if (!stacks_render(s, e, f->id == F_EVT_KSTACK, b))
+			return 0;
 		return set_sbuf(v, b);
 	case F_EVT_ARG: return extract_evt_arg(s, e, f, v);
 	case F_EVT_RAWARG: return extract_evt_rawarg(e, f, v);
@@ -1451,59 +1479,55 @@ static int extract_user(struct sinsp *s, struct sinsp_evt *e, const struct field
 
 /* ----------------------------------------------------------- container */
 
-/* container id from the cgroups (docker/cri-o/containerd), "" for host */
-static size_t container_id(const struct sinsp_threadinfo *t, char *out)
+/* the container of the event's thread, from the container table: the
+ * id comes from the thread's cgroups, the rest from the table (sysdig
+ * 0.29.3's sinsp_filter_check_container: on the host, container.id, .name
+ * and .type are "host" and the others have no value; an unknown container
+ * or an empty string has no value either) */
+static int extract_container(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *f,
+			     struct field_value *v)
 {
-	uint32_t i = 0;
-
-	while (t && i < t->cgroups_len) {
-		const char *c = t->cgroups + i;
-		size_t n = strnlen(c, t->cgroups_len - i);
-		const char *path = memchr(c, '=', n);
-
-		if (path) {
-			const char *q = path + 1, *end = c + n;
-
-			/* find a run of 64 hex digits */
-			while (q < end) {
-				size_t h = 0;
-
-				while (q + h < end && isxdigit((unsigned char)q[h]))
-					h++;
-				if (h == 64) {
-					memcpy(out, q, 12);
-					out[12] = 0;
-					return 12;
-				}
-				q += h ? h : 1;
-			}
-		}
-		i += (uint32_t)n + 1;
-	}
-	out[0] = 0;
-	return 0;
-}
-
-static int extract_container(struct sinsp_evt *e, const struct field_ref *f, struct field_value *v)
-{
-	char id[16];
+	const struct sinsp_container *c;
+	const char *str = NULL;
+	char id[13];
 	size_t n;
 
 	if (!e->thread)
 		return 0;
-	n = container_id(e->thread, id);
+	n = sinsp_thread_container_id(e->thread, id);
+	if (!n)
+		return f->id == F_CONTAINER_ID || f->id == F_CONTAINER_NAME ||
+		       f->id == F_CONTAINER_TYPE ? set_str(v, "host", 4) : 0;
+	if (f->id == F_CONTAINER_ID)
+		return set_buf(v, id, n);
+	c = sinsp_container_find(s, id, n);
+	if (!c)
+		return 0;
 	switch (f->id) {
-	case F_CONTAINER_ID:
-		return n ? set_buf(v, id, n) : set_str(v, "host", 4);
-	case F_CONTAINER_NAME:
-		return n ? set_buf(v, id, n) : set_str(v, "host", 4);
+	case F_CONTAINER_NAME: str = c->name; break;
+	case F_CONTAINER_IMAGE: str = c->image; break;
+	case F_CONTAINER_IMAGE_ID: str = c->image_id; break;
+	case F_CONTAINER_IMAGE_REPOSITORY: str = c->image_repo; break;
+	case F_CONTAINER_IMAGE_TAG: str = c->image_tag; break;
+	case F_CONTAINER_IMAGE_DIGEST: str = c->image_digest; break;
 	case F_CONTAINER_TYPE:
-		return n ? set_str(v, "docker", 6) : set_str(v, "host", 4);
+		return set_cstr(v, sinsp_container_type_name(c->type));
 	case F_CONTAINER_PRIVILEGED:
-		return n ? set_u(v, PT_BOOL, 0) : 0;
+		/* only where the runtime tells (docker and its kin) */
+		if (c->type != SINSP_CT_DOCKER && c->type != SINSP_CT_CRI &&
+		    c->type != SINSP_CT_CONTAINERD && c->type != SINSP_CT_CRIO)
+			return 0;
+		return set_u(v, PT_BOOL, c->privileged != 0);
+	case F_CONTAINER_MOUNTS:	/* the mounts are not read from the events */
+		return set_str(v, "", 0);
+	case F_CONTAINER_HEALTHCHECK:
+	case F_CONTAINER_LIVENESS_PROBE:
+	case F_CONTAINER_READINESS_PROBE:	/* nor the probes */
+		return set_str(v, "NONE", 4);
 	default:
 		return 0;
 	}
+	return *str ? set_cstr(v, str) : 0;
 }
 
 /* ------------------------------------------------------------------ fd */
@@ -1611,7 +1635,7 @@ static int set_proto(struct field_value *v, uint16_t port, uint8_t l4)
 	struct servent *se = NULL;
 	int n;
 
-	if (g_render_opts.resolve_ports)
+	if (render_resolves_ports())
 		se = getservbyport(htons(port), l4 == SCAP_L4_UDP ? "udp" : "tcp");
 	if (se)
 		return set_cstr(v, se->s_name);
@@ -1646,7 +1670,8 @@ static char creator_typechar(uint16_t type)
 }
 
 /* path parameter ni of ev resolved against its dirfd parameter di (cwd for
- * AT_FDCWD, "<UNKNOWN>" for an unknown fd), as sinsp's parse_dirfd */
+ * AT_FDCWD, "<UNKNOWN>" for an unknown fd), as sinsp's parse_dirfd; the
+ * event table gives the pairs (at_path_param) */
 static void resolve_at(struct sinsp *s, struct sinsp_threadinfo *t, const struct scap_evt *ev,
 		       uint32_t di, uint32_t ni, struct sbuf *out)
 {
@@ -1674,36 +1699,45 @@ static void resolve_at(struct sinsp *s, struct sinsp_threadinfo *t, const struct
 	sb_puts(out, full);
 }
 
-/* evt.abspath[.src|.dst]: the absolute path of the *at() calls */
+/* the nth path of event type resolved against a dirfd (its parameter in
+ * the table says which: dirfd=paramN), or -1 */
+static int at_path_param(uint16_t type, unsigned nth)
+{
+	const struct ppm_event_info *info = &g_event_info[type];
+
+	for (uint32_t i = 0; i < info->nparams; i++)
+		if (info->params[i].dirfd_param >= 0 && nth-- == 0)
+			return (int)i;
+	return -1;
+}
+
+/* evt.abspath[.src|.dst]: the absolute path of the *at() calls (.dst: the
+ * second path of a two-path call) */
 static int extract_abspath(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *f,
 			   struct field_value *v)
 {
 	int dst = f->has_arg && strcmp(f->arg_name, "dst") == 0;
-	uint32_t di, ni;
+	uint16_t type = e->scap.type;
 	struct sbuf *b;
+	int ni;
 
-	switch (e->scap.type) {
-	case PPME_SYSCALL_RENAMEAT_X: case PPME_SYSCALL_RENAMEAT2_X:
-	case PPME_SYSCALL_LINKAT_2_X:
-		di = dst ? 3 : 1;
-		ni = dst ? 4 : 2;
-		break;
-	case PPME_SYSCALL_SYMLINKAT_X:
-		di = 2;
-		ni = 3;
-		break;
-	case PPME_SYSCALL_OPENAT_2_X: case PPME_SYSCALL_OPENAT2_X: case PPME_SYSCALL_UNLINKAT_2_X:
-	case PPME_SYSCALL_MKDIRAT_X: case PPME_SYSCALL_FCHMODAT_X:
-		di = 1;
-		ni = 2;
+	/* the calls sysdig computes it for */
+	switch (type) {
+	case PPME_SYSCALL_RENAMEAT_X: case PPME_SYSCALL_RENAMEAT2_X: case PPME_SYSCALL_LINKAT_2_X:
+	case PPME_SYSCALL_SYMLINKAT_X: case PPME_SYSCALL_OPENAT_2_X: case PPME_SYSCALL_OPENAT2_X:
+	case PPME_SYSCALL_UNLINKAT_2_X: case PPME_SYSCALL_MKDIRAT_X: case PPME_SYSCALL_FCHMODAT_X:
 		break;
 	default:
 		return 0;
 	}
-	if (!e->thread || e->scap.nparams <= ni)
+	ni = at_path_param(type, dst ? 1 : 0);
+	if (ni < 0)
+		ni = at_path_param(type, 0);
+	if (ni < 0 || !e->thread || e->scap.nparams <= (uint32_t)ni)
 		return 0;
 	b = scratch();
-	resolve_at(s, e->thread, &e->scap, di, ni, b);
+	resolve_at(s, e->thread, &e->scap, (uint32_t)g_event_info[type].params[ni].dirfd_param,
+		   (uint32_t)ni, b);
 	return set_sbuf(v, b);
 }
 
@@ -1715,7 +1749,7 @@ static int creator_name(struct sinsp *s, struct sinsp_evt *e, struct sbuf *out)
 	uint16_t type = e->scap.type;
 	const struct scap_evt *src = &e->scap;
 	struct sbuf *val;
-	int ni = 2, di = 1;
+	int ni, di;
 
 	if (ppm_event_is_enter(type))
 		return 0;
@@ -1729,7 +1763,7 @@ static int creator_name(struct sinsp *s, struct sinsp_evt *e, struct sbuf *out)
 		size_t start = out->len;	/* after a "container:" prefix */
 
 		val = scratch();
-		render_param(s, e, 1, g_render_opts.bufmode, 0, val, out);
+		render_param(s, e, 1, s->render.bufmode, 0, val, out);
 		if (out->len == start)
 			sb_put(out, val->p ? val->p : "", val->len);
 		return 1;
@@ -1739,18 +1773,20 @@ static int creator_name(struct sinsp *s, struct sinsp_evt *e, struct sbuf *out)
 		    sinsp_evt_enter_params(e))
 			return 0;
 		src = &e->enter;
-		ni = 1;
-		di = 0;
-		/* fall through */
-	case PPME_SYSCALL_OPENAT_2_X: case PPME_SYSCALL_OPENAT2_X: {
-		if (src->nparams <= (uint32_t)ni)
-			return 1;
-		resolve_at(s, e->thread, src, (uint32_t)di, (uint32_t)ni, out);
-		return 1;
-	}
+		/* the old enter event's name is not typed as a relative path */
+		di = evt_param_index(src->type, "dirfd");
+		ni = evt_param_index(src->type, "name");
+		break;
+	case PPME_SYSCALL_OPENAT_2_X: case PPME_SYSCALL_OPENAT2_X:
+		ni = at_path_param(type, 0);
+		di = ni < 0 ? -1 : g_event_info[type].params[ni].dirfd_param;
+		break;
 	default:
 		return 1;
 	}
+	if (di >= 0 && ni >= 0 && src->nparams > (uint32_t)ni && src->nparams > (uint32_t)di)
+		resolve_at(s, e->thread, src, (uint32_t)di, (uint32_t)ni, out);
+	return 1;
 }
 
 /* fd fields of an event without an fd entry */
@@ -1773,7 +1809,7 @@ static int extract_null_fd(struct sinsp *s, struct sinsp_evt *e, const struct fi
 
 		b = scratch();
 		if (f->id == F_FD_CONTAINERDIRECTORY) {
-			if (container_id(e->thread, id))
+			if (sinsp_thread_container_id(e->thread, id))
 				sb_puts(b, id);
 			sb_putc(b, ':');
 			pre = b->len;
@@ -1794,7 +1830,7 @@ static int extract_null_fd(struct sinsp *s, struct sinsp_evt *e, const struct fi
 	}
 	case F_FD_CONTAINERNAME:
 		b = scratch();
-		if (container_id(e->thread, id))
+		if (sinsp_thread_container_id(e->thread, id))
 			sb_puts(b, id);
 		sb_putc(b, ':');
 		if (!creator_name(s, e, b))
@@ -2002,7 +2038,7 @@ static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_r
 		char id[16];
 
 		b = scratch();
-		if (container_id(e->thread, id))
+		if (sinsp_thread_container_id(e->thread, id))
 			sb_puts(b, id);
 		sb_putc(b, ':');
 		if (f->id == F_FD_CONTAINERNAME) {
@@ -2161,6 +2197,7 @@ int field_extract(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *
 	v->len = 0;
 	v->pad9 = 0;
 	v->hex = 0;
+	v->bufmode = (uint8_t)s->render.bufmode;
 	if (f->id == FIELD_ID_PLUGIN) {
 		const char *str = NULL;
 		uint64_t u = 0;
@@ -2190,7 +2227,7 @@ int field_extract(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *
 			return set_u(v, PT_UINT64, 1);
 		return extract_user(s, e, f, v);
 	case 'c':
-		return extract_container(e, f, v);
+		return extract_container(s, e, f, v);
 	case 'f':
 		if (n[2] == 'l')
 			return extract_fdlist(s, e, f, v);
@@ -2238,7 +2275,7 @@ void field_value_append(const struct field_ref *f, struct field_value *v, struct
 		sb_puts(out, t);
 		break;
 	case PT_BYTEBUF:
-		render_bytebuf((const uint8_t *)v->str, v->len, g_render_opts.bufmode, 0, out);
+		render_bytebuf((const uint8_t *)v->str, v->len, (enum render_bufmode)v->bufmode, 0, out);
 		break;
 	default:
 		if (v->str)

@@ -59,6 +59,7 @@ struct field_value {
 	uint8_t ip[16];		/* PT_IPV4ADDR (4 bytes) / PT_IPV6ADDR */
 	uint8_t pad9;		/* text output: 9 zero-padded digits (ns parts) */
 	uint8_t hex;		/* integer shown as upper-case hex text (fd.dev) */
+	uint8_t bufmode;	/* PT_BYTEBUF as text: enum render_bufmode (s->render's) */
 	uint32_t rawlen;	/* evt.rawarg of a PT_BYTEBUF: every byte (str
 				 * holds them; len stops at the first NUL) */
 	char buf[FIELD_STRBUF_SIZE];
@@ -68,6 +69,11 @@ struct field_value {
  * argument).  Returns the number of characters consumed, 0 when no field
  * matches, -1 on a malformed argument (err filled). */
 int field_parse(const char *text, struct field_ref *out, char *err, size_t errlen);
+
+/* evt.latency.quantized buckets 11 decades of latency from 1 ns over a
+ * screen this many columns wide (csysdig's spectrogram); -1, the
+ * default, gives every latency bucket 1 (as --raw prints it) */
+void field_set_quantize_width(int columns);
 
 /* fd.type of the event as field_extract gives it ("ipv4", "unix"...), NULL
  * where the field does not exist; for filters comparing it in place */

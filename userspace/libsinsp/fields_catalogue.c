@@ -41,6 +41,8 @@ const struct field_def g_field_defs[] = {
 	{ "evt (Syscall events only)", "evt.rawarg", PT_DYN, FIELD_REQUIRES_ARG, "one argument in its native type, selected by name (evt.rawarg.NAME)", F_EVT_RAWARG },
 	{ "evt (Syscall events only)", "evt.info", PT_CHARBUF, 0, "like evt.args, but some protocol decoders (e.g. syslog writes) substitute a higher-level summary", F_EVT_INFO },
 	{ "evt (Syscall events only)", "evt.buffer", PT_BYTEBUF, 0, "I/O data buffer of read/write-like events (use contains to search it)", F_EVT_BUFFER },
+	{ "evt (Syscall events only)", "evt.stack", PT_CHARBUF, 0, "[sysdig-c] user call stack of the syscall (--stacks), leaf first, symbolised: func+0xoff (module) <- ...", F_EVT_STACK },
+	{ "evt (Syscall events only)", "evt.kstack", PT_CHARBUF, 0, "[sysdig-c] kernel call stack of the syscall (--stacks), leaf first, from /proc/kallsyms", F_EVT_KSTACK },
 	{ "evt (Syscall events only)", "evt.buflen", PT_UINT64, 0, "length of the I/O data buffer", F_EVT_BUFLEN },
 	{ "evt (Syscall events only)", "evt.res", PT_CHARBUF, 0, "return value as text: SUCCESS or an errno name such as ENOENT", F_EVT_RES },
 	{ "evt (Syscall events only)", "evt.rawres", PT_INT64, 0, "return value as a signed number", F_EVT_RAWRES },

@@ -7,7 +7,7 @@
  * JSON object (sorted keys, jsoncpp escaping) into a reused buffer.
  * Without a leading '*', an event for which some field has no value is
  * skipped; with it, missing values print as <NA> (null in JSON).
- * Rendering options (buffers, -j, -t, truncation) come from g_render_opts.
+ * Rendering options (buffers, -j, -t, truncation) come from s->render.
  */
 #ifndef FORMAT_H
 #define FORMAT_H

@@ -193,20 +193,15 @@ static void store_enter(struct sinsp_threadinfo *t, const struct scap_evt *e)
 static void load_enter(struct sinsp_threadinfo *t, struct sinsp_evt *evt)
 {
 	struct scap_evt *en = &evt->enter;
-	uint32_t len;
 	uint16_t type;
 
 	if (!t->last_enter || !t->last_enter_valid)
 		return;
-	memcpy(&len, t->last_enter + 16, 4);
-	memcpy(&type, t->last_enter + 20, 2);
+	memcpy(&type, t->last_enter + PPM_HDR_OFF(type), sizeof(type));
 	if (type != evt->scap.type - 1)
 		return;
 	en->data = t->last_enter;
-	en->len = len;
-	memcpy(&en->ts, t->last_enter, 8);
-	memcpy(&en->tid, t->last_enter + 8, 8);
-	en->type = type;
+	scap_evt_read_header(en);
 	en->cpuid = t->last_enter_cpuid;
 	en->dump_flags = 0;
 	/* the bytes decoded when they arrived: the parameters are decoded
@@ -519,6 +514,7 @@ static void parse_clone_exit(struct sinsp *s, struct sinsp_evt *evt)
 	copy_named_str(e, "comm", &t->comm);
 	copy_named_buf(e, "args", &t->args, &t->args_len);
 	copy_named_buf(e, "cgroups", &t->cgroups, &t->cgroups_len);
+	containers_add_thread(s, t);
 	copy_counters(t, e);
 	if (named_has(e, "uid")) {
 		t->uid = (uint32_t)named_int(e, "uid", 0);
@@ -642,6 +638,7 @@ static void parse_execve_exit(struct sinsp *s, struct sinsp_evt *evt)
 	if (s->large_env && s->is_live && t->env_len == SINSP_DRIVER_ENV_MAX)
 		reload_large_env(t);
 	copy_named_buf(e, "cgroups", &t->cgroups, &t->cgroups_len);
+	containers_add_thread(s, t);
 	if (named_has(e, "tty"))
 		t->tty = (uint32_t)named_int(e, "tty", 0);
 	if (named_has(e, "vpgid"))
@@ -1370,6 +1367,10 @@ static void parse_by_type(struct sinsp *s, struct sinsp_evt *evt)
 
 	if (g_type_flags[e->type] & TF_CLONE_EXIT) {
 		parse_clone_exit(s, evt);
+		return;
+	}
+	if (sinsp_is_container_event(e->type)) {
+		containers_event(s, e);
 		return;
 	}
 	if (is_rw_exit(e->type)) {

@@ -120,11 +120,28 @@ static void json_skip(struct json *j)
 		json_skip_list(j, '}', 1);
 	else if (json_eat(j, '['))
 		json_skip_list(j, ']', 0);
-	else if (*j->p)
-		while (*j->p && !strchr(",}] \t\r\n", *j->p))
-			j->p++;
-	else
-		j->bad = 1;
+	else if (!strncmp(j->p, "true", 4) || !strncmp(j->p, "null", 4))
+		j->p += 4;
+	else if (!strncmp(j->p, "false", 5))
+		j->p += 5;
+	else {
+		char *end;
+
+		(void)strtod(j->p, &end);
+		if (end == j->p)
+			j->bad = 1;
+		j->p = end;
+	}
+}
+
+/* text is one JSON value */
+static int json_valid(const char *text)
+{
+	struct json j = { text, 0 };
+
+	json_skip(&j);
+	json_ws(&j);
+	return !j.bad && !*j.p;
 }
 
 static int json_true(struct json *j)
@@ -297,6 +314,7 @@ static void plugin_free(struct plugin *p)
 	free(p->required_api);
 	free(p->event_source);
 	free(p->init_config);
+	free(p->init_schema);
 	if (p->dl)
 		dlclose(p->dl);
 	free(p);
@@ -385,6 +403,7 @@ static struct plugin *plugin_open_so(const char *path, char *err, size_t errlen)
 		p->next_batch = (plugin_next_batch_fn)sym(p->dl, "next_batch");
 		p->event_to_string = (plugin_event_to_string_fn)sym(p->dl, "event_to_string");
 		p->progress = (plugin_progress_fn)sym(p->dl, "get_progress");
+		p->list_open_params = (plugin_list_params_fn)sym(p->dl, "list_open_params");
 	} else if (p->kind == PLUGIN_KIND_EXTRACTOR) {
 		if (!p->extract || !sym(p->dl, "get_fields")) {
 			snprintf(err, errlen, "cannot load plugin %s: extractor plugin without plugin_get_fields/plugin_extract_fields",
@@ -451,6 +470,30 @@ static char *find_in_dirs(const char *name)
 	return NULL;
 }
 
+/* get_init_schema, as sysdig 0.29.3 reads it when it loads a plugin: a
+ * type it does not know is an error; a JSON schema wants a JSON config
+ * (the schema itself is not applied here: README, "where we differ") */
+static int check_init_config(struct plugin *p, char *err, size_t errlen)
+{
+	plugin_init_schema_fn f = (plugin_init_schema_fn)sym(p->dl, "get_init_schema");
+	const char *schema;
+
+	p->init_schema_type = PLUGIN_SCHEMA_NONE;
+	schema = f ? f(&p->init_schema_type) : NULL;
+	p->init_schema = dup_str(schema);
+	if (p->init_schema_type != PLUGIN_SCHEMA_NONE && p->init_schema_type != PLUGIN_SCHEMA_JSON) {
+		snprintf(err, errlen, "error in plugin %s: get_init_schema returned an unknown schema type %u",
+			 p->name, p->init_schema_type);
+		return -1;
+	}
+	if (p->init_schema_type == PLUGIN_SCHEMA_JSON && *p->init_schema && *p->init_config &&
+	    !json_valid(p->init_config)) {
+		snprintf(err, errlen, "error in plugin %s: init config is not a valid json", p->name);
+		return -1;
+	}
+	return 0;
+}
+
 struct plugin *plugin_register(const char *name, const char *config, char *err, size_t errlen)
 {
 	char *path = strchr(name, '/') ? strdup(name) : find_in_dirs(name);
@@ -485,6 +528,10 @@ struct plugin *plugin_register(const char *name, const char *config, char *err, 
 		return NULL;
 	}
 	p->init_config = dup_str(config);
+	if (check_init_config(p, err, errlen) < 0) {
+		plugin_free(p);
+		return NULL;
+	}
 	init = (plugin_init_fn)sym(p->dl, "init");
 	p->state = init(p->init_config, &rc);
 	if (rc != PLUGIN_RC_SUCCESS) {
@@ -625,11 +672,7 @@ static int source_next(struct scap *h, struct scap_evt *evt)
 	}
 	lens[0] = 4;
 	lens[1] = pe->datalen;
-	memcpy(se->buf, &ts, 8);
-	memcpy(se->buf + 8, &tid, 8);
-	memcpy(se->buf + 16, &len, 4);
-	memcpy(se->buf + 20, &type, 2);
-	memcpy(se->buf + 22, &nparams, 4);
+	scap_evt_write_header(se->buf, ts, tid, len, type, nparams);
 	memcpy(se->buf + PPM_EVT_HDR_LEN, lens, sizeof(lens));
 	memcpy(se->buf + PPM_EVT_HDR_LEN + sizeof(lens), &se->p->id, 4);
 	if (pe->datalen)
@@ -808,4 +851,101 @@ int plugin_field_extract(int plugin, int field, const char *arg, const struct sc
 		*u = f.res_u64;
 	}
 	return 1;
+}
+
+/* ------------------------------------------------------- open params */
+
+void plugin_open_params_free(struct plugin_open_param *v, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(v[i].value);
+		free(v[i].desc);
+	}
+	free(v);
+}
+
+/* one {"value": .., "desc": .., ...} into *out; -1 when malformed */
+static int parse_open_param(struct json *j, struct plugin_open_param *out)
+{
+	if (!json_eat(j, '{'))
+		return -1;
+	if (json_eat(j, '}'))
+		return 0;
+	do {
+		char *key = json_string(j);
+
+		if (!key || !json_eat(j, ':')) {
+			free(key);
+			return -1;
+		}
+		if (!strcmp(key, "value") || !strcmp(key, "desc")) {
+			char **dst = key[0] == 'v' ? &out->value : &out->desc;
+
+			free(*dst);
+			*dst = json_string(j);
+		} else {
+			json_skip(j);
+		}
+		free(key);
+	} while (!j->bad && json_eat(j, ','));
+	return !j->bad && json_eat(j, '}') ? 0 : -1;
+}
+
+struct plugin_open_param *plugin_open_params(struct plugin *p, int *n, char *err, size_t errlen)
+{
+	plugin_rc rc = PLUGIN_RC_SUCCESS;
+	const char *text;
+	struct plugin_open_param *v = NULL;
+	struct json j;
+
+	*n = 0;
+	if (!p->list_open_params)
+		return calloc(1, sizeof(*v));
+	text = p->list_open_params(p->state, &rc);
+	if (rc != PLUGIN_RC_SUCCESS) {
+		const char *why = p->last_error ? p->last_error(p->state) : NULL;
+
+		snprintf(err, errlen, "error in plugin %s: list_open_params has error %s", p->name,
+			 why ? why : "");
+		return NULL;
+	}
+	j = (struct json){ text ? text : "[]", 0 };
+	if (!json_eat(&j, '['))
+		goto not_array;
+	if (!json_eat(&j, ']')) {
+		do {
+			struct plugin_open_param one = { 0 }, *nv;
+
+			if (parse_open_param(&j, &one) < 0) {
+				free(one.value);
+				free(one.desc);
+				goto not_array;
+			}
+			if (!one.value || !*one.value) {
+				free(one.value);
+				free(one.desc);
+				plugin_open_params_free(v, *n);
+				snprintf(err, errlen, "error in plugin %s: list_open_params has entry with no value",
+					 p->name);
+				return NULL;
+			}
+			nv = realloc(v, (size_t)(*n + 1) * sizeof(*nv));
+			if (!nv) {
+				free(one.value);
+				free(one.desc);
+				goto not_array;
+			}
+			v = nv;
+			v[(*n)++] = one;
+		} while (json_eat(&j, ','));
+		if (!json_eat(&j, ']'))
+			goto not_array;
+	}
+	/* what follows the array is ignored, as by the reference's reader */
+	return v ? v : calloc(1, sizeof(*v));
+not_array:
+	plugin_open_params_free(v, *n);
+	*n = 0;
+	snprintf(err, errlen, "error in plugin %s: list_open_params returned a non-array JSON", p->name);
+	return NULL;
 }

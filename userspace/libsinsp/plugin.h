@@ -39,6 +39,14 @@ struct plugin {
 	plugin_event_to_string_fn event_to_string;
 	plugin_extract_fn extract;
 	plugin_progress_fn progress;
+	plugin_list_params_fn list_open_params;	/* optional (source plugins) */
+	char *init_schema;	/* get_init_schema's text, "" when none */
+	uint32_t init_schema_type;
+};
+
+/* one suggested open parameter (plugin_open_params) */
+struct plugin_open_param {
+	char *value, *desc;
 };
 
 /* the plugin directories: SYSDIG_PLUGIN_DIR (';'-separated) then ours */
@@ -54,6 +62,11 @@ struct plugin *plugin_at(int i);
 struct plugin *plugin_by_name(const char *name);
 struct plugin *plugin_by_id(uint32_t id);
 void plugin_unload_all(void);
+/* the open parameters a source plugin suggests (list_open_params): an
+ * array of *n (free with plugin_open_params_free), or NULL with err
+ * (sysdig's wording, e.g. "list_open_params has entry with no value") */
+struct plugin_open_param *plugin_open_params(struct plugin *p, int *n, char *err, size_t errlen);
+void plugin_open_params_free(struct plugin_open_param *v, int n);
 
 /* a live-like scap engine reading the events of a source plugin */
 struct scap *plugin_open_source(struct plugin *p, const char *params, char *err);

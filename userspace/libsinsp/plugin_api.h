@@ -11,6 +11,10 @@
  *                  extract_fields (optional for sources)
  *   source:        get_id, get_event_source, open, close, next_batch,
  *                  event_to_string; optional: get_progress, list_open_params
+ *                  (json array of {"value", optional "desc", "separator"})
+ *   optional:      get_init_schema(&type): the init config's schema, type
+ *                  0 none or 1 JSON schema (a JSON init config is checked
+ *                  to be JSON)
  *   extractor:     optional get_extract_event_sources (json array of the
  *                  event sources it reads; all when absent)
  * get_fields returns a json array of {"type": "string"|"uint64", "name",
@@ -86,5 +90,12 @@ typedef plugin_rc (*plugin_extract_fn)(void *state, const struct plugin_event *e
 				       struct plugin_extract_field *fields);
 typedef const char *(*plugin_progress_fn)(void *state, void *instance, uint32_t *pct);
 typedef const char *(*plugin_list_params_fn)(void *state, plugin_rc *rc);
+typedef const char *(*plugin_init_schema_fn)(uint32_t *schema_type);
+
+/* get_init_schema's types */
+enum plugin_schema_type {
+	PLUGIN_SCHEMA_NONE = 0,
+	PLUGIN_SCHEMA_JSON = 1,
+};
 
 #endif

@@ -13,7 +13,17 @@
 #include "render.h"
 #include "sinsp_int.h"
 
-struct render_opts g_render_opts = { RB_DOTS, 0, 1, 0, 'h' };
+static int resolve_ports;	/* -R */
+
+void render_resolve_ports(int on)
+{
+	resolve_ports = on;
+}
+
+int render_resolves_ports(void)
+{
+	return resolve_ports;
+}
 
 /* ---------------------------------------------------------------- sbuf */
 
@@ -620,7 +630,7 @@ const char *render_port_name(uint16_t port)
 	static char **names;	/* [65536]; "" for a port without name */
 	struct servent *se;
 
-	if (!g_render_opts.resolve_ports)
+	if (!resolve_ports)
 		return NULL;
 	if (!names && !(names = calloc(65536, sizeof(*names))))
 		return NULL;

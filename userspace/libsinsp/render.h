@@ -7,8 +7,10 @@
  * modes, socket addresses/tuples, fd lists, PT_DYN, relative paths,
  * uid/gid, signals, buffers (dots / ascii / hex / hexascii / base64).
  * fields.c, format.c and the chisel runtime all render through here.
- * The output options (-A/-x/-X/-b, -j, -v truncation, -t, -R) are process
- * wide and live in g_render_opts, set once by the command line.
+ * The output options (-A/-x/-X/-b, -j, -v truncation, -t) are the
+ * sinsp's (s->render, set by the command line and the chisel API) and
+ * passed to what renders; -R (port names) is the switch of the port name
+ * table, render_resolve_ports().
  */
 #ifndef RENDER_H
 #define RENDER_H
@@ -17,24 +19,6 @@
 #include <stdint.h>
 #include <string.h>
 #include "sinsp.h"
-
-enum render_bufmode {
-	RB_DOTS = 0,		/* default: non-printables as '.' */
-	RB_ASCII,		/* -A */
-	RB_HEX,			/* -x */
-	RB_HEXASCII,		/* -X */
-	RB_BASE64,		/* -b */
-};
-
-struct render_opts {
-	enum render_bufmode bufmode;
-	int json;		/* -j: JSON output (no 80-char cap) */
-	int truncate;		/* cap dotted buffers at 80 chars (not -v, no chisel) */
-	int resolve_ports;	/* -R */
-	char timemode;		/* -t: 'h' (default), 'a', 'r', 'd', 'D' */
-};
-
-extern struct render_opts g_render_opts;
 
 #define RENDER_TRUNCATE_LEN 80
 
@@ -130,5 +114,8 @@ void render_fd_typechars(const struct sinsp_fdinfo *fd, struct sbuf *out);
 uint64_t render_load_u(const uint8_t *p, uint32_t len, uint32_t size);
 /* -R: the service name of a port, NULL when -R is off or it has none */
 const char *render_port_name(uint16_t port);
+/* -R: ports are named from /etc/services from now on (render_port_name) */
+void render_resolve_ports(int on);
+int render_resolves_ports(void);
 
 #endif

@@ -6,11 +6,13 @@
  * the previous event (procexit thread, closed fd), numbers the event, runs
  * the state parsers (parser.c) and hands back the event with its context.
  * A new section in a file (SCAP_NEW_SECTION) drops the state and reloads
- * it from the new metadata, as sinsp::restart_capture does.
+ * it from the new metadata, as sinsp::restart_capture does (the container
+ * table too: the new section's container events fill it again).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include "sinsp_int.h"
+#include "stacks.h"
 
 static int load_state(struct sinsp *s)
 {
@@ -42,6 +44,7 @@ struct sinsp *sinsp_open(struct scap *scap, char *err)
 		return NULL;
 	}
 	s->scap = scap;
+	s->render = (struct render_opts)RENDER_OPTS_DEFAULT;
 	parser_init();
 	if (load_state(s)) {
 		if (err)
@@ -58,7 +61,9 @@ void sinsp_close(struct sinsp *s)
 		return;
 	threads_clear(s);
 	free(s->threads);
+	containers_clear(s);
 	thread_free(s->container_thread);
+	stacks_free(s->stacks);
 	if (s->fd_pool) {
 		fd_pool_free(s->fd_pool);
 		free(s->fd_pool);
@@ -95,6 +100,7 @@ int sinsp_next(struct sinsp *s, struct sinsp_evt *evt)
 		if (rc != SCAP_NEW_SECTION)
 			break;
 		threads_clear(s);
+		containers_clear(s);
 		if (load_state(s))
 			return SCAP_FAILURE;
 	}
@@ -108,11 +114,7 @@ int sinsp_next(struct sinsp *s, struct sinsp_evt *evt)
 
 void sinsp_evt_begin(struct sinsp *s, struct sinsp_evt *evt)
 {
-	s->nevents++;
-	if (s->first_ts == 0)	/* container events of a file can have ts 0 */
-		s->first_ts = evt->scap.ts;
-	evt->num = s->nevents;
-	evt->info = evt->scap.type < PPM_EVENT_MAX ? &g_event_info[evt->scap.type] : NULL;
+	evt->info = ppm_event_info_of(evt->scap.type);
 	evt->thread = NULL;
 	evt->fdinfo = NULL;
 	evt->fd = -1;
@@ -122,12 +124,25 @@ void sinsp_evt_begin(struct sinsp *s, struct sinsp_evt *evt)
 	evt->enter_decoded = 0;
 	evt->uses_fd = 0;
 	evt->rejected = 0;
+	/* our stack events are state, not counted (sysdig 0.29.3 skips them) */
+	if (ppm_event_is_ext(evt->scap.type)) {
+		evt->num = 0;
+		evt->filtered_out = 1;
+		stacks_event(s, evt);
+		return;
+	}
+	s->nevents++;
+	if (s->first_ts == 0)	/* container events of a file can have ts 0 */
+		s->first_ts = evt->scap.ts;
+	evt->num = s->nevents;
 }
 
 int sinsp_parse(struct sinsp *s, struct sinsp_evt *evt)
 {
 	apply_pending(s);
 	sinsp_evt_begin(s, evt);
+	if (ppm_event_is_ext(evt->scap.type))
+		return SCAP_SUCCESS;
 	parse_event(s, evt);
 	if (evt->scap.dump_flags & SCAP_DF_STATE_ONLY)
 		evt->filtered_out = 1;

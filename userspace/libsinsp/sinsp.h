@@ -97,8 +97,43 @@ struct sinsp_evt {
 	int fd_name_changed;
 };
 
+/* a container of the container table (containers.c) */
+enum sinsp_container_type {	/* sysdig's sinsp_container_type numbering */
+	SINSP_CT_DOCKER = 0, SINSP_CT_LXC = 1, SINSP_CT_LIBVIRT_LXC = 2, SINSP_CT_MESOS = 3,
+	SINSP_CT_RKT = 4, SINSP_CT_CUSTOM = 5, SINSP_CT_CRI = 6, SINSP_CT_CONTAINERD = 7,
+	SINSP_CT_CRIO = 8, SINSP_CT_BPM = 9,
+};
+
+struct sinsp_container {
+	char *id;		/* 12 hex digits for docker; the strings are never NULL */
+	char *name, *image;	/* "" when no container event described it */
+	char *image_id, *image_repo, *image_tag, *image_digest;
+	uint32_t type;		/* enum sinsp_container_type */
+	int privileged;
+};
+
 struct sinsp_threadtable;
 struct fd_pool;
+
+/* how buffers are shown (render.c) */
+enum render_bufmode {
+	RB_DOTS = 0,		/* default: non-printables as '.' */
+	RB_ASCII,		/* -A */
+	RB_HEX,			/* -x */
+	RB_HEXASCII,		/* -X */
+	RB_BASE64,		/* -b */
+};
+
+/* output options: set by the command line and the chisel API, read by the
+ * field extractors and the formatter */
+struct render_opts {
+	enum render_bufmode bufmode;
+	int json;		/* -j: JSON output (no 80-char cap; evt.time etc. as numbers) */
+	int truncate;		/* cap dotted buffers at 80 chars (not -v, no chisel) */
+	char timemode;		/* -t: 'h' (default), 'a', 'r', 'd', 'D' */
+};
+
+#define RENDER_OPTS_DEFAULT { RB_DOTS, 0, 1, 'h' }
 
 struct sinsp {
 	struct scap *scap;
@@ -131,9 +166,15 @@ struct sinsp {
 	/* the thread a container event shows (the reference's per-container
 	 * thread: comm "container:ID", pid -1), reused; NULL until needed */
 	struct sinsp_threadinfo *container_thread;
+	/* the container table, oldest first (containers.c) */
+	struct sinsp_container *containers;
+	size_t ncontainers;
 	/* --large-environment: live, an execve environment the driver cut at
 	 * SINSP_DRIVER_ENV_MAX bytes is read again from /proc/<tid>/environ */
 	int large_env;
+	/* call stacks (stacks.c, --stacks); NULL until a stack event comes */
+	struct sinsp_stacks *stacks;
+	struct render_opts render;	/* output options (RENDER_OPTS_DEFAULT) */
 };
 
 /* open: takes ownership of the scap handle and loads its metadata */
@@ -158,6 +199,18 @@ struct sinsp_threadinfo *sinsp_get_parent(struct sinsp *s, struct sinsp_threadin
 /* iterate: calls cb for every thread until it returns non-zero */
 void sinsp_foreach_thread(struct sinsp *s, int (*cb)(struct sinsp_threadinfo *t, void *arg), void *arg);
 
+/* container table: the container events and the containers the threads'
+ * cgroups name (containers.c) */
+int sinsp_is_container_event(uint16_t type);
+/* the entry of container ID (LEN bytes), NULL when unknown */
+const struct sinsp_container *sinsp_container_find(const struct sinsp *s, const char *id,
+						   size_t len);
+/* "docker", "cri-o", ... as container.type prints it; NULL for other types */
+const char *sinsp_container_type_name(uint32_t type);
+/* the container id the thread's cgroups name into out; its length, 0 for
+ * a thread on the host */
+size_t sinsp_thread_container_id(const struct sinsp_threadinfo *t, char out[13]);
+
 /* fd tables */
 struct sinsp_fdtable *sinsp_thread_fdtable(struct sinsp *s, struct sinsp_threadinfo *t);
 struct sinsp_fdinfo *sinsp_fd_lookup(struct sinsp_fdtable *ft, int64_t fd);
@@ -169,6 +222,22 @@ char sinsp_fd_typechar(const struct sinsp_fdinfo *fd);
  * "<4>" after socket()), the server proto for server sockets.  Server
  * sockets keep their address in sip/sport. */
 uint8_t sinsp_fd_l4proto(const struct sinsp_fdinfo *fd);
+
+/* state_metadata.c: the metadata of s->scap with the process table made
+ * from the thread and fd tables as they are now (a file written in the
+ * middle of a capture starts from it), without the threads cloned at or
+ * after born_before (UINT64_MAX: all; those of the /proc snapshot are
+ * always in).  The strings are the state's own: valid until the next
+ * event.  0, or -1 (no memory).  Free with sinsp_state_metadata_free(),
+ * which frees only what this allocated. */
+int sinsp_state_metadata(struct sinsp *s, struct scap_metadata *m, uint64_t born_before);
+void sinsp_state_metadata_free(struct scap_metadata *m);
+/* a process table entry of st that owns its strings and fds (those of its
+ * process for a main thread), e.g. kept after its exit; its size in bytes,
+ * or -1 (no memory).  Free with scap_thread_free(). */
+long sinsp_thread_copy(struct sinsp *s, struct sinsp_threadinfo *st, struct scap_threadinfo *out);
+/* an fd as an fd list entry (the name is borrowed) */
+void sinsp_fd_to_scap(struct scap_fdinfo *o, const struct sinsp_fdinfo *fdi);
 
 /* users / groups from the metadata; NULL when unknown */
 const char *sinsp_user_name(struct sinsp *s, uint32_t uid);

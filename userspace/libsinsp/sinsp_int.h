@@ -149,6 +149,13 @@ void thread_set_cwd(struct sinsp *s, struct sinsp_threadinfo *t, const char *pat
 void ss_set_str(char **dst, const char *src, size_t len);
 void ss_set_buf(char **dst, uint32_t *dlen, const uint8_t *src, uint32_t len);
 
+/* ---- containers.c ---- */
+/* a container event (sinsp_is_container_event) into the table */
+void containers_event(struct sinsp *s, const struct scap_evt *e);
+/* the container t's cgroups name, unless the table has it */
+void containers_add_thread(struct sinsp *s, const struct sinsp_threadinfo *t);
+void containers_clear(struct sinsp *s);
+
 /* ---- parser.c ---- */
 void parse_event(struct sinsp *s, struct sinsp_evt *evt);
 /* the per-type flags parse_event() reads: sinsp_open() calls it once */

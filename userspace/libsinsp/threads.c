@@ -406,6 +406,7 @@ int threads_load(struct sinsp *s, const struct scap_metadata *meta)
 		}
 		if (old && old != t)
 			thread_free(old);
+		containers_add_thread(s, t);
 	}
 	s->threads->last = NULL;
 	sinsp_foreach_thread(s, count_children_cb, s);

@@ -6,6 +6,7 @@
  * prints the -S summary and -v statistics at the end.  Live captures push
  * what they can into the driver (live_pushdown: event types, proc.name),
  * and a live -w without filter skips the state engine (is_raw_dump).
+ * With --flight-recorder the writer's events go to its ring (flight.c).
  */
 #include <signal.h>
 #include <stdarg.h>
@@ -23,6 +24,8 @@
 #include "plugin.h"
 #include "render.h"
 #include "sinsp.h"
+#include "stacks.h"
+#include "trace_cmd.h"
 
 #define DEFAULT_FORMAT "*%evt.num %evt.outputtime %evt.cpu %proc.name (%thread.tid) %evt.dir %evt.type %evt.info"
 #define TTY_FORMAT "*%evt.num %evt.outputtime %evt.cpu \x1b[01;32m%proc.name\x1b[00m (\x1b[01;36m%proc.pid\x1b[00m.%thread.tid) %evt.dir \x1b[01;34m%evt.type\x1b[00m %evt.info"
@@ -31,6 +34,7 @@
 #define OUT_FLUSH_SIZE (256 * 1024)
 
 static volatile sig_atomic_t g_stop;
+static uint64_t g_events_read;	/* run_capture_events() */
 static struct chisel_runtime *volatile g_chisels;	/* interrupted with the loop */
 
 #define CHISEL_GRACE_SECS 1
@@ -192,6 +196,7 @@ struct writer {
 	const struct scap_metadata *meta;
 	struct sinsp *s;		/* --filter-proclist: the state the filter reads */
 	struct filter *flt;		/* --filter-proclist: NULL when off */
+	struct flight *fr;		/* --flight-recorder: the ring instead of files */
 	int index;		/* file number for rotation */
 	uint64_t events;	/* events in the current file */
 	uint64_t file_start_ts;
@@ -212,9 +217,7 @@ static int proclist_keeps(struct writer *w, const struct scap_threadinfo *t)
 	uint32_t len = PPM_EVT_HDR_LEN;
 
 	memset(&e, 0, sizeof(e));
-	memcpy(hdr + 8, &t->tid, 8);
-	memcpy(hdr + 16, &len, 4);
-	memcpy(hdr + 20, &type, 2);
+	scap_evt_write_header(hdr, 0, t->tid, len, type, 0);
 	e.scap.data = hdr;
 	e.scap.len = len;
 	e.scap.tid = t->tid;
@@ -344,10 +347,13 @@ static int writer_close(struct writer *w)
 }
 
 /* 0, or -1 on a write error (printed) */
-static int writer_event(struct writer *w, const struct sinsp_evt *e, uint32_t flags)
+static int writer_event(struct writer *w, struct sinsp_evt *e, uint32_t flags)
 {
 	const struct cli_opts *o = w->o;
 	int rotate = 0;
+
+	if (w->fr)
+		return flight_event(w->fr, w->s, e, flags);
 
 	if (w->d) {
 		/* -C: every byte counts (headers, metadata); the file stays
@@ -418,11 +424,16 @@ struct run {
 	 * event is a plugin event (as sysdig 0.29.3 picks it), else dropped */
 	struct formatter *plugin_fmt;
 	struct filter *flt;
+	struct filter *stacks_flt;	/* --stacks-filter */
 	struct chisel_runtime *chisels;
 	struct summary *sm;
 	struct output out;
 	struct writer w;
 	struct fleet *fleet;	/* --metrics-listen / --export, NULL: none */
+	struct flight *fr;	/* --flight-recorder, NULL: none */
+	int last_source;	/* the source run_source reads is the last one */
+	struct traced_cmd *cmd;	/* -- CMD, NULL: none */
+	int cmd_idle;		/* empty polls since CMD was reaped */
 	uint64_t nread;		/* events read (passing the capture filter) */
 	uint64_t total;		/* events returned by the engine */
 	int stop;
@@ -452,6 +463,23 @@ static int modifies_state(const struct sinsp_evt *e)
 	return e->info && (e->info->flags & (EF_MODIFIES_STATE | EF_CREATES_FD | EF_DESTROYS_FD));
 }
 
+/* a stack event to the -w file, after the mappings read for it */
+static int write_stack_event(struct run *r, struct sinsp *s, struct sinsp_evt *e)
+{
+	const struct scap_evt *maps = stacks_take_maps(s);
+
+	if (!r->w.o)
+		return 0;
+	if (maps) {
+		struct sinsp_evt me = *e;
+
+		me.scap = *maps;
+		if (writer_event(&r->w, &me, 0))
+			return -1;
+	}
+	return writer_event(&r->w, e, e->scap.dump_flags);
+}
+
 /* one event; returns 0 to go on, 1 to stop, -1 on error */
 static int handle_event(struct run *r, struct sinsp *s, struct sinsp_evt *e)
 {
@@ -460,6 +488,10 @@ static int handle_event(struct run *r, struct sinsp *s, struct sinsp_evt *e)
 	int pass = 1;
 	int rc;
 
+	/* our stack events: state for %evt.stack, kept in the file (with the
+	 * mappings read for them first) */
+	if (ppm_event_is_ext(e->scap.type))
+		return write_stack_event(r, s, e);
 	/* the container events at the start of a file are metadata the
 	 * reference consumes while opening it: they keep their event numbers
 	 * but no output (not even -D), no -n count, no chisel's on_event (its
@@ -500,6 +532,8 @@ static int handle_event(struct run *r, struct sinsp *s, struct sinsp_evt *e)
 		return 0;
 	}
 	r->nread++;
+	if (r->stacks_flt && !filter_run(r->stacks_flt, s, e))
+		stacks_hide(s, e);
 	if (r->sm && !r->chisels && !is_container_json(e))
 		r->sm->count[summary_slot(e)]++;
 	if (r->fleet)
@@ -552,77 +586,6 @@ static int capture_filter(void *ctx, struct sinsp *s, struct sinsp_evt *e)
 	return filter_run(r->flt, s, e);
 }
 
-/* ------------------------------------------------- driver-side filtering */
-
-static const char *skip_blanks(const char *p)
-{
-	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-		p++;
-	return p;
-}
-
-static int is_word_end(char c)
-{
-	return !c || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '(' || c == ')';
-}
-
-/* 1 if text (after a top-level "and") holds no top-level "or" */
-static int no_top_level_or(const char *p)
-{
-	int depth = 0;
-	char prev = ' ';
-
-	for (; *p; prev = *p, p++) {
-		if (*p == '"' || *p == '\'') {
-			const char *q = strchr(p + 1, *p);
-
-			if (!q)
-				return 0;
-			p = q;
-		} else if (*p == '(') {
-			depth++;
-		} else if (*p == ')') {
-			depth--;
-		} else if (!depth && is_word_end(prev) && !strncmp(p, "or", 2) && is_word_end(p[2])) {
-			return 0;
-		}
-	}
-	return 1;
-}
-
-/*
- * The process name the driver may filter on: X when the capture filter is
- * `proc.name=X` or `proc.name=X and ...` with no top-level `or` (then every
- * event it accepts comes from a task named X).  NULL for anything else.
- * The driver keeps tasks whose comm or thread group leader's comm is X,
- * plus every clone/fork/execve/procexit; the filter still runs on what
- * arrives, so the output is exactly the filter's (see driver/bpf/README.md).
- */
-static const char *filter_comm(const char *f, char *buf, size_t len)
-{
-	const char *p = skip_blanks(f), *v;
-	size_t n;
-
-	if (strncmp(p, "proc.name", 9))
-		return NULL;
-	p = skip_blanks(p + 9);
-	if (*p != '=')
-		return NULL;
-	p = skip_blanks(p + 1);
-	v = p;
-	while (!is_word_end(*p) && *p != '"' && *p != '\'' && *p != '\\')
-		p++;
-	n = (size_t)(p - v);
-	if (!n || n >= len || !is_word_end(*p))
-		return NULL;
-	p = skip_blanks(p);
-	if (*p && (strncmp(p, "and", 3) || !is_word_end(p[3]) || !no_top_level_or(p + 3)))
-		return NULL;
-	memcpy(buf, v, n);
-	buf[n] = 0;
-	return buf;
-}
-
 /*
  * -w of a live capture with no filter, chisel or summary: nothing reads the
  * thread/fd state, so the events go to the file straight from the engine
@@ -630,7 +593,7 @@ static const char *filter_comm(const char *f, char *buf, size_t len)
  */
 static int is_raw_dump(const struct run *r, const struct sinsp *s)
 {
-	return s->is_live && r->o->write_path && !r->flt && !r->chisels && !r->sm && !r->fleet;
+	return s->is_live && r->o->write_path && !r->flt && !r->chisels && !r->sm && !r->fleet && !r->fr;
 }
 
 /* the next event from the engine, without the state engine */
@@ -662,8 +625,8 @@ static int nothing_reads_fds(const struct run *r)
 {
 	const struct cli_opts *o = r->o;
 
-	return o->quiet && !r->chisels && !r->sm && !r->fleet && !o->display_filter && r->flt &&
-	       filter_only_proc_name(r->flt);
+	return o->quiet && !r->chisels && !r->sm && !r->fleet && !r->fr && !o->display_filter &&
+	       r->flt && filter_only_proc_name(r->flt);
 }
 
 /* what the options change in an engine before the state engine sees it:
@@ -684,7 +647,7 @@ static int run_source(struct run *r, struct scap *h)
 	char err[SCAP_ERRBUF_SIZE] = "";
 	struct sinsp *s = prepare_source(r->o, h) ? NULL : sinsp_open(h, err);
 	struct sinsp_evt e;
-	int progress = r->o->progress || (r->o->write_path && r->o->ninputs);
+	int progress = r->o->progress || (r->o->write_path && r->o->ninputs && !r->fr);
 	int rc = 0, raw;
 
 	if (!s) {
@@ -693,6 +656,7 @@ static int run_source(struct run *r, struct scap *h)
 	}
 	s->is_live = r->o->ninputs == 0;
 	s->large_env = r->o->large_env;
+	s->render = r->o->render;
 	if (r->flt && !r->o->display_filter) {
 		s->capture_filter = capture_filter;
 		s->capture_filter_ctx = r;
@@ -711,10 +675,11 @@ static int run_source(struct run *r, struct scap *h)
 		r->w.meta = &h->meta;
 		r->w.s = s;
 		r->w.flt = r->o->filter_proclist ? r->flt : NULL;
+		r->w.fr = r->fr;
 		/* the file exists, with its metadata, from the start: a signal
 		 * before the first event still leaves a valid capture (a -G
 		 * name from the first event's time must wait for it) */
-		if (!r->w.d && !(r->o->rotate_secs && !s->is_live) &&
+		if (!r->w.d && !r->fr && !(r->o->rotate_secs && !s->is_live) &&
 		    writer_open(&r->w, (uint64_t)time(NULL) * 1000000000ULL)) {
 			sinsp_close(s);
 			return 1;
@@ -731,8 +696,14 @@ static int run_source(struct run *r, struct scap *h)
 		int n = raw ? raw_next(s, h, &e) : sinsp_next(s, &e);
 
 		if (n == SCAP_TIMEOUT) {
+			/* CMD gone (its procexit not seen: dropped or filtered)
+			 * and the rings empty twice: nothing of it is in flight */
+			if (r->cmd && traced_cmd_gone(r->cmd) && r->cmd_idle++)
+				break;
 			if (r->fleet)
 				fleet_tick(r->fleet, h);
+			if (r->fr)
+				flight_tick(r->fr, s, FLIGHT_CLOCK);
 			/* live: on_interval keeps its pace without events */
 			if (r->chisels && chisel_tick(r->chisels, r->err, sizeof(r->err)) < 0) {
 				fprintf(stderr, "%s\n", r->err);
@@ -758,7 +729,11 @@ static int run_source(struct run *r, struct scap *h)
 		}
 		if (progress && r->total % 10000 == 9999)
 			print_progress(h, 0);
+		if (r->cmd && !traced_cmd_keep(r->cmd, &e.scap))
+			continue;
 		n = handle_event(r, s, &e);
+		if (r->fr && n == 0)
+			flight_tick(r->fr, s, e.scap.ts);
 		if (n < 0 && stopped_by_signal(r->err))
 			break;
 		if (n < 0) {
@@ -769,7 +744,7 @@ static int run_source(struct run *r, struct scap *h)
 			r->stop = 1;
 			break;
 		}
-		if (n == 1) {
+		if (n == 1 || (r->cmd && r->cmd->exited)) {
 			r->stop = 1;
 			break;
 		}
@@ -790,6 +765,9 @@ static int run_source(struct run *r, struct scap *h)
 	fflush(stdout);
 	if (r->w.d && writer_close(&r->w))
 		rc = 1;
+	/* the flight recorder's dump at the end, with this source's state */
+	if (r->fr && (r->last_source || r->stop || g_stop || rc) && flight_finish(r->fr, s))
+		rc = 1;
 	if (r->o->recover && h->skipped_regions) {
 		fprintf(stderr, "--recover: skipped %llu damaged regions (%llu bytes)\n",
 			(unsigned long long)h->skipped_regions, (unsigned long long)h->skipped_bytes);
@@ -803,6 +781,9 @@ static int run_source(struct run *r, struct scap *h)
 
 		if (h->ops->get_stats)
 			h->ops->get_stats(h, &st);
+		debug_log(r->o, "%s: driver: %llu events, %llu suppressed by comm, %llu of unselected pids",
+			  h->ops->name, (unsigned long long)st.n_evts, (unsigned long long)st.n_suppressed,
+			  (unsigned long long)st.n_unselected);
 		st.n_suppressed += scap_suppressed_count(h);
 		if (r->o->verbose) {
 			double cpu = (double)clock() / CLOCKS_PER_SEC;
@@ -835,7 +816,7 @@ static int setup_chisels(struct run *r)
 	host.is_live = o->ninputs == 0;
 	host.print_container = o->print_container;
 	host.json = o->json;
-	host.user_buffer_format = o->json || g_render_opts.bufmode != RB_DOTS;
+	host.user_buffer_format = o->json || o->render.bufmode != RB_DOTS;
 	chisel_set_host(r->chisels, &host);
 	for (int i = 0; i < o->nchisels; i++)
 		if (chisel_load(r->chisels, o->chisels[i].name, o->chisels[i].args, r->err,
@@ -852,23 +833,94 @@ static int setup_chisels(struct run *r)
 /*
  * What the live driver can leave out: event types that the capture filter
  * or, with chisels, every chisel's own filter rejects (the engine adds the
- * ones the state needs), and the tasks not named as the capture filter's
- * proc.name.  A display filter (-d) sees every event.
+ * ones the state needs), the tasks the capture filter cannot accept
+ * (filter_pushdown: proc.name, proc.pid, thread.tid, proc.apid/ppid) and
+ * the -U names.  A display filter (-d) sees every event.
  */
 static void live_pushdown(struct run *r, struct scap_live_opts *lo)
 {
 	static uint8_t mask[PPM_EVENT_MAX];
-	static char comm[64];
+	static struct filter_pushdown pd;
+	static struct scap_select sel;
 	const struct filter *f = r->o->display_filter ? NULL : r->flt;
 
+	lo->suppress = r->o->suppress;
+	lo->nsuppress = r->o->nsuppress;
 	if (!f && !r->chisels)
 		return;
 	for (int t = 0; t < PPM_EVENT_MAX; t++)
 		mask[t] = (!f || filter_may_match_type(f, (uint16_t)t)) &&
 			  (!r->chisels || chisel_may_match_type(r->chisels, (uint16_t)t));
 	lo->syscall_mask = mask;
-	if (f)
-		lo->comm = filter_comm(r->o->filter, comm, sizeof(comm));
+	if (!f)
+		return;
+	filter_pushdown(f, &pd);
+	lo->comm = pd.comm[0] ? pd.comm : NULL;
+	sel.pids = pd.pids;
+	sel.npids = pd.npids;
+	sel.tids = pd.tids;
+	sel.ntids = pd.ntids;
+	sel.roots = pd.roots;
+	sel.nroots = pd.nroots;
+	if (sel.npids + sel.ntids + sel.nroots)
+		lo->select = &sel;
+}
+
+/* -- CMD: forked held (0, or the exit code of a failure), its process tree is what the driver captures (the
+ * filter's own pid pushdown would widen it: the driver keeps the union) */
+static int start_cmd(struct run *r, struct scap_live_opts *lo)
+{
+	static struct traced_cmd cmd;
+	static struct scap_select sel;
+	static uint32_t root;
+	int rc = traced_cmd_start(&cmd, r->o->cmd, r->o->cmd_user, r->err, sizeof(r->err));
+
+	if (rc) {
+		fprintf(stderr, "%s\n", r->err);
+		return rc;
+	}
+	r->cmd = &cmd;
+	root = (uint32_t)cmd.pid;
+	memset(&sel, 0, sizeof(sel));
+	sel.roots = &root;
+	sel.nroots = 1;
+	sel.exact = 1;
+	lo->select = &sel;
+	debug_log(r->o, "-- %s: pid %u", r->o->cmd[0], root);
+	return 0;
+}
+
+/* the exit code: CMD's, unless the capture failed; a stop signal is
+ * passed on to CMD, unless it came from the terminal whose foreground
+ * group we share with CMD (then CMD got it too) */
+static int finish_cmd(struct run *r, int status)
+{
+	int code;
+
+	if (!r->cmd)
+		return status;
+	if (g_stop && !(isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp()))
+		traced_cmd_signal(r->cmd, g_stop_sig);
+	code = traced_cmd_finish(r->cmd);
+	r->cmd = NULL;
+	return status ? status : code;
+}
+
+/*
+ * --stacks: the syscalls whose stacks the driver takes, those the stacks
+ * filter (else the capture filter) may select by event type; the rest of
+ * --stacks-filter is applied to each event (handle_event)
+ */
+static void stacks_pushdown(struct run *r, struct scap_live_opts *lo)
+{
+	static uint8_t mask[PPM_EVENT_MAX];
+	const struct filter *f = r->stacks_flt ? r->stacks_flt : r->flt;
+
+	if (!r->o->stacks)
+		return;
+	for (int t = 0; t < PPM_EVENT_MAX; t++)
+		mask[t] = !f || filter_may_match_type(f, (uint16_t)t);
+	lo->stack_mask = mask;
 }
 
 int run_capture(struct cli_opts *o)
@@ -903,6 +955,17 @@ int run_capture(struct cli_opts *o)
 			return 1;
 		}
 	}
+	if (o->stacks && (o->ninputs || o->source)) {
+		fprintf(stderr, "--stacks works on live captures only (the stacks in a file are printed by %%evt.stack)\n");
+		return 1;
+	}
+	if (o->stacks_filter) {
+		r.stacks_flt = filter_compile(o->stacks_filter, r.err, sizeof(r.err));
+		if (!r.stacks_flt) {
+			fprintf(stderr, "--stacks-filter: %s\n", r.err);
+			return 1;
+		}
+	}
 	if (o->summary) {
 		r.sm = calloc(1, sizeof(*r.sm));
 		if (!r.sm)
@@ -913,6 +976,13 @@ int run_capture(struct cli_opts *o)
 		fprintf(stderr, "%s\n", r.err);
 		return 1;
 	}
+	r.fr = flight_start(o, r.err, sizeof(r.err));
+	if (!r.fr && r.err[0]) {
+		fprintf(stderr, "%s\n", r.err);
+		fleet_finish(r.fleet, 0, &g_stop);
+		return 1;
+	}
+	r.last_source = !o->ninputs;
 	if (r.chisels && fleet_metrics(r.fleet))
 		chisel_set_metrics_sink(r.chisels, metrics_publish, fleet_metrics(r.fleet));
 
@@ -947,14 +1017,25 @@ int run_capture(struct cli_opts *o)
 		lo.exit_only = o->exit_only;
 		lo.buffer_bytes_per_cpu = o->buffer_bytes;
 		live_pushdown(&r, &lo);
+		stacks_pushdown(&r, &lo);
+		lo.kernel_stacks = o->kernel_stacks;
+		if (o->cmd && (status = start_cmd(&r, &lo))) {
+			fleet_finish(r.fleet, 0, &g_stop);
+			return status;
+		}
 		debug_log(o, "starting live capture");
 		h = scap_open_live(&lo, err);
 		if (!h) {
 			fprintf(stderr, "%s\n", err[0] ? err : "cannot open the live capture");
 			status = 1;
+		} else if (r.cmd && traced_cmd_release(r.cmd, r.err, sizeof(r.err))) {
+			fprintf(stderr, "%s\n", r.err);
+			scap_close(h);
+			status = 127;
 		} else {
 			status = run_source(&r, h);
 		}
+		status = finish_cmd(&r, status);
 	}
 	/* the first input is opened even after an early signal: its -w file
 	 * then holds the metadata (valid, no events) */
@@ -976,6 +1057,7 @@ int run_capture(struct cli_opts *o)
 			status = 1;
 			break;
 		}
+		r.last_source = i == o->ninputs - 1;
 		status = run_source(&r, h);
 		if (status)
 			break;
@@ -991,6 +1073,8 @@ int run_capture(struct cli_opts *o)
 	formatter_free(r.plugin_fmt);
 	if (r.flt)
 		filter_free(r.flt);
+	if (r.stacks_flt)
+		filter_free(r.stacks_flt);
 	g_chisels = NULL;
 	if (r.chisels) {
 		if (chisel_run_app(r.chisels) && !status)
@@ -999,5 +1083,13 @@ int run_capture(struct cli_opts *o)
 	}
 	sb_free(&r.out.buf);
 	free(r.sm);
+	flight_free(r.fr);
+	r.fr = NULL;
+	g_events_read = r.total;
 	return status;
+}
+
+uint64_t run_capture_events(void)
+{
+	return g_events_read;
 }

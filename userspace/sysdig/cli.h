@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "fleet.h"
+#include "flight.h"
+#include "sinsp.h"
 
 #define SYSDIG_VERSION "0.29.3"	/* the sysdig we are compatible with */
 #ifndef SYSDIGC_VERSION
@@ -51,6 +53,7 @@ struct cli_opts {
 	int verbose;			/* -v */
 	int progress;			/* -P */
 	int json;			/* -j */
+	struct render_opts render;	/* -A -b -x -X, -t, -j, truncation: given to each sinsp */
 	uint64_t max_events;		/* -n, 0: none */
 	uint64_t max_secs;		/* -M, 0: none */
 	uint32_t snaplen;		/* -s */
@@ -59,6 +62,9 @@ struct cli_opts {
 	int unbuffered;
 	int page_faults;		/* --page-faults */
 	int exit_only;			/* --exit-only */
+	int stacks;			/* --stacks */
+	const char *stacks_filter;	/* --stacks-filter (implies --stacks) */
+	int kernel_stacks;		/* --kernel-stacks (implies --stacks) */
 	int recover;			/* --recover: skip damaged parts of -r files */
 	uint64_t buffer_bytes;		/* --buffer-bytes-per-cpu, 0: default */
 	struct cli_chisel chisels[MAX_CHISELS];
@@ -76,7 +82,11 @@ struct cli_opts {
 	const char *plugin_config_file;	/* --plugin-config-file */
 	struct plugin *source;		/* -I: the source plugin (plugin.h) */
 	char *rerun;			/* a chisel's sysdig.run_app arguments */
+	char **cmd;			/* -- CMD ARGS... (NULL: none) */
+	const char *cmd_user;		/* --user NAME: CMD runs as NAME */
 	struct fleet_opts fleet;		/* --metrics-listen, --export (fleet.h) */
+	struct flight_opts flight;	/* --flight-recorder, --trigger (flight.h) */
+	int bench_runs;			/* --bench N, 0: off (bench_mode.c) */
 };
 
 /* plugin_cli.c */
@@ -92,5 +102,10 @@ void print_help(FILE *out);
 
 /* capture.c: runs the whole capture; returns the exit status */
 int run_capture(struct cli_opts *o);
+/* events the engines returned in the last run_capture() */
+uint64_t run_capture_events(void);
+
+/* bench_mode.c: --bench N; returns the exit status */
+int bench_run(struct cli_opts *o);
 
 #endif

@@ -48,8 +48,9 @@ static const char *type_name(uint8_t t)
 	return t < sizeof(g_type_names) / sizeof(g_type_names[0]) ? g_type_names[t] : "UNKNOWN";
 }
 
-/* words of text, each followed by a space, wrapped at 120 columns with a
- * 30-column hanging indent */
+/* words of text, each followed by a space, wrapped so that no line (its
+ * trailing space included) passes 120 columns, with a 30-column hanging
+ * indent: sysdig 0.29.3's layout */
 static void print_wrapped(FILE *out, const char *prefix, const char *text)
 {
 	size_t col = 30;
@@ -72,7 +73,7 @@ static void print_wrapped(FILE *out, const char *prefix, const char *text)
 		memcpy(word, p, n);
 		word[n] = 0;
 		p += n;
-		if (col + n > 120 && col > 30) {
+		if (col + n + 1 > 120 && col > 30) {
 			fprintf(out, "\n%30s", "");
 			col = 30;
 		}
@@ -186,6 +187,7 @@ void print_help(FILE *out)
 	static const char *const text[] = {
 		"sysdig-c version " SYSDIGC_VERSION " (compatible with sysdig " SYSDIG_VERSION ")",
 		"Usage: sysdig [options] [-p <output_format>] [filter]",
+		"       sysdig [options] [filter] -- <command> [args...]   [sysdig-c]",
 		"",
 		"Options marked [sysdig-c] are additions of this implementation; every other",
 		"option behaves as in sysdig " SYSDIG_VERSION ".",
@@ -220,6 +222,18 @@ void print_help(FILE *out)
 		" --export-batch N   [sysdig-c] Rows per insert (default 50000).",
 		" --export-queue N   [sysdig-c] Batches waiting at most, then dropped and counted",
 		"                    (default 8).",
+		" --flight-recorder SIZE[,SECONDS]",
+		"                    [sysdig-c] With -w FILE: keep the last SIZE bytes (k, M, G)",
+		"                    of events, and at most the last SECONDS, in memory; write",
+		"                    them to FILE0, FILE1, ... on SIGUSR1, after a --trigger and",
+		"                    at the end. The capture goes on after a dump.",
+		" --trigger FILTER   [sysdig-c] With --flight-recorder: dump once an event",
+		"                    matches FILTER (and its --trigger-window is over).",
+		" --trigger-window SECONDS",
+		"                    [sysdig-c] Events after a trigger kept in its dump (default 0).",
+		" --bench N          [sysdig-c] With -r: run the pipeline N times for plain",
+		"                    parsing, the filter and each -c chisel; print CPU seconds",
+		"                    (mean, variance) and ns per event.",
 		" -c <chiselname> <chiselargs>, --chisel <chiselname> <chiselargs>",
 		"                    Run a chisel. Its arguments, when it takes any, follow the",
 		"                    name as the next word(s) of the command line. Repeatable.",
@@ -298,8 +312,17 @@ void print_help(FILE *out)
 		" -n <num>, --numevents=<num>",
 		"                    Stop after num events.",
 		" --page-faults      Also capture page faults (live).",
+		" --stacks           [sysdig-c] Take the user call stack of the events",
+		"                    of the filter (%evt.stack: symbolised, also in -w files).",
+		" --stacks-filter <filter>",
+		"                    [sysdig-c] Take stacks for the events of <filter> only.",
+		" --kernel-stacks    [sysdig-c] Also take the kernel stack (%evt.kstack).",
 		" --exit-only        [sysdig-c] (eBPF) Write enter events at syscall exit:",
 		"                    cheaper, but evt.latency is 0 and blocked calls show late.",
+		" -- <command> [args...]",
+		"                    [sysdig-c] Run command and capture it and its descendants",
+		"                    (selected in the driver) from its execve to its exit; exit",
+		"                    with its exit code. --user <name>: run it as name (root).",
 		" --plugin-config-file <file>",
 		"                    Load plugins as the plugins section of a Falco style yaml",
 		"                    file says (library_path, init_config, open_params;",

@@ -35,6 +35,10 @@ enum {
 	OPT_EXIT_ONLY,
 	OPT_BUFFER_BYTES,
 	OPT_RECOVER,
+	OPT_STACKS,
+	OPT_STACKS_FILTER,
+	OPT_KERNEL_STACKS,
+	OPT_USER,
 };
 
 static const struct option g_long_opts[] = {
@@ -86,6 +90,10 @@ static const struct option g_long_opts[] = {
 	{ "exit-only", no_argument, 0, OPT_EXIT_ONLY },
 	{ "buffer-bytes-per-cpu", required_argument, 0, OPT_BUFFER_BYTES },
 	{ "recover", no_argument, 0, OPT_RECOVER },
+	{ "stacks", no_argument, 0, OPT_STACKS },
+	{ "stacks-filter", required_argument, 0, OPT_STACKS_FILTER },
+	{ "kernel-stacks", no_argument, 0, OPT_KERNEL_STACKS },
+	{ "user", required_argument, 0, OPT_USER },
 	{ "large-environment", no_argument, 0, OPT_LARGE_ENV },
 	{ "filter-proclist", no_argument, 0, OPT_FILTER_PROCLIST },
 	{ "cri", required_argument, 0, OPT_NO_CRI },
@@ -93,6 +101,7 @@ static const struct option g_long_opts[] = {
 	{ "node-name", required_argument, 0, OPT_NO_K8S },
 	{ "plugin-config-file", required_argument, 0, OPT_PLUGIN_CONFIG },
 	FLEET_LONG_OPTS,
+	FLIGHT_LONG_OPTS,
 	{ 0, 0, 0, 0 },
 };
 
@@ -126,14 +135,14 @@ static int parse_int(const char *s, int64_t *out)
 	return 0;
 }
 
-static int set_bufmode(enum render_bufmode m, int *set, int quirk_exit0)
+static int set_bufmode(struct cli_opts *o, enum render_bufmode m, int *set, int quirk_exit0)
 {
 	if (*set) {
 		fprintf(stderr, "you cannot specify more than one output format\n");
 		exit(quirk_exit0 ? 0 : 1);
 	}
 	*set = 1;
-	g_render_opts.bufmode = m;
+	o->render.bufmode = m;
 	return 0;
 }
 
@@ -211,7 +220,15 @@ int main(int argc, char **argv)
 	int c;
 
 	argv[0] = "sysdig";	/* getopt messages read "sysdig: ..." */
+	/* `-- CMD ARGS...`: the options and the filter end there */
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			o.cmd = argv + i + 1;
+			argc = i;
+			break;
+		}
 	o.snaplen = 80;
+	o.render = (struct render_opts)RENDER_OPTS_DEFAULT;
 	o.driver = SCAP_DRIVER_AUTO;
 	opterr = 1;
 	while ((c = getopt_long(argc, argv, "AbB::c:C:dDEe:FG:hH:I:i:jk:K:lLm:M:n:Pp:qRr:Ss:t:TU:uvW:w:xXz",
@@ -219,10 +236,10 @@ int main(int argc, char **argv)
 		int64_t v;
 
 		switch (c) {
-		case 'A': set_bufmode(RB_ASCII, &bufmode_set, 1); break;
-		case 'b': set_bufmode(RB_BASE64, &bufmode_set, 1); break;
-		case 'x': set_bufmode(RB_HEX, &bufmode_set, 0); break;
-		case 'X': set_bufmode(RB_HEXASCII, &bufmode_set, 0); break;
+		case 'A': set_bufmode(&o, RB_ASCII, &bufmode_set, 1); break;
+		case 'b': set_bufmode(&o, RB_BASE64, &bufmode_set, 1); break;
+		case 'x': set_bufmode(&o, RB_HEX, &bufmode_set, 0); break;
+		case 'X': set_bufmode(&o, RB_HEXASCII, &bufmode_set, 0); break;
 		case 'B': o.driver = SCAP_DRIVER_BPF; break;
 		case OPT_KMOD: o.driver = SCAP_DRIVER_KMOD; break;
 		case 'c':
@@ -330,7 +347,7 @@ int main(int argc, char **argv)
 			format = optarg;
 			break;
 		case 'q': o.quiet = 1; break;
-		case 'R': g_render_opts.resolve_ports = 1; break;
+		case 'R': render_resolve_ports(1); break;
 		case 'r':
 			if (o.ninputs >= MAX_INPUTS)
 				return die("too many input files");
@@ -346,7 +363,7 @@ int main(int argc, char **argv)
 		case 't':
 			if (strlen(optarg) != 1 || !strchr("hardD", optarg[0]))
 				return die("invalid modifier for flag -t");
-			g_render_opts.timemode = optarg[0];
+			o.render.timemode = optarg[0];
 			break;
 		case 'v': o.verbose = 1; break;
 		case 'w': o.write_path = optarg; break;
@@ -363,12 +380,30 @@ int main(int argc, char **argv)
 		case OPT_PAGE_FAULTS: o.page_faults = 1; break;
 		case OPT_EXIT_ONLY: o.exit_only = 1; break;
 		case OPT_RECOVER: o.recover = 1; break;
+		case OPT_STACKS: o.stacks = 1; break;
+		case OPT_STACKS_FILTER:
+			o.stacks = 1;
+			o.stacks_filter = optarg;
+			break;
+		case OPT_KERNEL_STACKS: o.stacks = o.kernel_stacks = 1; break;
+		case OPT_USER: o.cmd_user = optarg; break;
 		case OPT_BUFFER_BYTES:
 			if (parse_int(optarg, &v) || v <= 0 || v > (1LL << 30))
 				return die("invalid --buffer-bytes-per-cpu (1 to 1073741824)");
 			o.buffer_bytes = (uint64_t)v;
 			break;
 		default:
+			if (c == OPT_BENCH) {
+				if (parse_int(optarg, &v) || v <= 0 || v > 1000)
+					return die("invalid --bench N: a number of runs from 1 to 1000");
+				o.bench_runs = (int)v;
+				break;
+			}
+			if (c >= OPT_FLIGHT_BASE && c < OPT_FLIGHT_END) {
+				if (flight_parse_opt(&o.flight, c, optarg))
+					return 1;
+				break;
+			}
 			if (c >= OPT_FLEET_BASE && c < OPT_FLEET_END) {
 				if (fleet_parse_opt(&o.fleet, c, optarg))
 					return 1;
@@ -417,21 +452,27 @@ int main(int argc, char **argv)
 			o.chisels[i].args = words[first++];
 	}
 	o.filter = join_words(words + first, nwords - first);
+	if (o.cmd && !o.cmd[0])
+		return die("--: no command to run");
+	if (o.cmd && (o.ninputs || o.source))
+		return die("-- CMD: traces a command live, not with -r or -I");
+	if (o.cmd_user && !o.cmd)
+		return die("--user: only with -- CMD");
 
 	if (o.write_path || fleet_enabled(&o.fleet))
 		o.quiet = 1;
 	if (o.nchisels == 0 && !o.verbose)
-		g_render_opts.truncate = 1;
+		o.render.truncate = 1;
 	else
-		g_render_opts.truncate = 0;
-	g_render_opts.json = o.json;
+		o.render.truncate = 0;
+	o.render.json = o.json;
 	if (o.print_container && !format) {
 		o.format = strdup(PC_FORMAT);
 	} else if (format) {
 		o.format = strdup(format);
 		format_unescape(o.format);
 	}
-	c = run_capture(&o);
+	c = o.bench_runs ? bench_run(&o) : run_capture(&o);
 	plugin_unload_all();
 	if (!c && o.rerun)
 		return run_again(o.rerun);

@@ -51,36 +51,63 @@ int plugin_option(struct cli_opts *o, int opt, const char *arg)
 	}
 }
 
-static void print_plugin(FILE *out, const struct plugin *p)
+/* one plugin of -Il; -1 with err when its open parameters are malformed */
+static int print_plugin(FILE *out, struct plugin *p, char *err, size_t errlen)
 {
-	const char *schema = NULL;
-
 	fprintf(out, "Name: %s\nDescription: %s\nContact: %s\nVersion: %s\n", p->name, p->description,
 		p->contact, p->version);
-	fprintf(out, "Init Config Schema: %s\n", schema ? schema : "");
-	if (p->kind == PLUGIN_KIND_SOURCE)
+	fprintf(out, "Init Config Schema: %s\n", p->init_schema ? p->init_schema : "");
+	if (p->kind == PLUGIN_KIND_SOURCE) {
+		int n;
+		struct plugin_open_param *params = plugin_open_params(p, &n, err, errlen);
+
+		if (!params)
+			return -1;
 		fprintf(out, "Type: source plugin\nID: %u\nSuggested Open Params:\n", p->id);
-	else
+		for (int i = 0; i < n; i++)
+			if (params[i].desc && *params[i].desc)
+				fprintf(out, "%s: %s\n", params[i].value, params[i].desc);
+			else
+				fprintf(out, "%s\n", params[i].value);
+		plugin_open_params_free(params, n);
+	} else {
 		fprintf(out, "Type: extractor plugin\n");
+	}
 	fputc('\n', out);
+	return 0;
 }
 
-/* -Il, in the layout of sysdig 0.29.3 */
-static void list_plugins(FILE *out)
+/* -Il, in the layout of sysdig 0.29.3: all or nothing (a plugin whose
+ * open parameters are malformed is one line on stderr, no listing) */
+static int list_plugins(FILE *out)
 {
 	const char *dirs[20];
-	size_t nd = plugin_dirs(dirs, 20);
+	size_t nd = plugin_dirs(dirs, 20), len = 0;
+	char *text = NULL, err[512];
+	FILE *m = open_memstream(&text, &len);
+	int rc = 0;
 
-	fputs("Plugin search paths are: ", out);
+	if (!m) {
+		fprintf(stderr, "out of memory\n");
+		return -1;
+	}
+	fputs("Plugin search paths are: ", m);
 	for (size_t i = 0; i < nd; i++) {
 		size_t n = strlen(dirs[i]);
 
-		fprintf(out, "%s%s ", dirs[i], n && dirs[i][n - 1] == '/' ? "" : "/");
+		fprintf(m, "%s%s ", dirs[i], n && dirs[i][n - 1] == '/' ? "" : "/");
 	}
-	fprintf(out, "\n%d Plugins Loaded:\n\n", plugin_count());
-	for (int i = 0; i < plugin_count(); i++)
-		print_plugin(out, plugin_at(i));
-	fputc('\n', out);
+	fprintf(m, "\n%d Plugins Loaded:\n\n", plugin_count());
+	for (int i = 0; i < plugin_count() && rc == 0; i++)
+		rc = print_plugin(m, plugin_at(i), err, sizeof(err));
+	fputc('\n', m);
+	fclose(m);
+	if (rc == 0)
+		fwrite(text, 1, len, out);
+	else
+		fprintf(stderr, "%s\n", err);
+	free(text);
+	return rc;
 }
 
 /* ------------------------------------------ --plugin-config-file (yaml) */
@@ -229,10 +256,8 @@ int plugins_setup(struct cli_opts *o)
 		fprintf(stderr, "%s\n", err);
 		return -1;
 	}
-	if (o->list_plugins) {
-		list_plugins(stdout);
-		return 0;
-	}
+	if (o->list_plugins)
+		return list_plugins(stdout);
 	if (o->input_plugin) {
 		/* -I names a plugin as its -H did (a name or a path), or as it
 		 * names itself when it came from the directories */

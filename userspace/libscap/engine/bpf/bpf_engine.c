@@ -4,12 +4,10 @@
  * Loads driver/bpf/probe.bpf.c through its bpftool skeleton, sizes the
  * per-CPU rings (driver/bpf/ring.bpf.h, layout in event_format.h), fills the
  * filler program array, attaches the hooks and takes the /proc snapshot for
- * the metadata.  next() reads the rings directly through one mmap of the
- * rings map (no copies, no callbacks) and merges the CPUs by the timestamp
- * of each ring's head record; a record (an enter and its exit) is released
- * when the call after its last event comes.  When every ring is empty it
- * sleeps one poll period (adapted to the event rate, poll_sleep) and returns
- * SCAP_TIMEOUT: the driver never wakes us.
+ * the metadata.  The rings are read through one mmap of the rings map (no
+ * copies, no callbacks) by the shared ring reader (ring_reader.c: merge by
+ * timestamp, adaptive polling); this file only says how to find the next
+ * record of a ring (an enter and its exit, skipping pads) and release it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,18 +24,14 @@
 #include "event_table.h"
 #include "bpf_engine.h"
 #include "bpf_kernel_check.h"
+#include "bpf_select.h"
 #include "proc_snapshot.h"
+#include "ring_reader.h"
 #include "syscall_table.h"
 #include "fill_table.h"
 #include "probe.skel.h"
 
 #define DEFAULT_RING_BYTES (8u << 20)
-/* sleep between polls of empty rings: adapted to the event rate, so that a
- * ring is at most about 1/16 full when polled (POLL_MIN_NS) and a quiet or
- * steady capture wakes up rarely (POLL_MAX_NS); each wakeup costs a context
- * switch, more than a thousand events cost to read */
-#define POLL_MIN_NS 250000L
-#define POLL_MAX_NS 10000000L
 
 struct ring {
 	uint64_t *head;		/* the driver's position (ring_pos in .bss) */
@@ -46,11 +40,7 @@ struct ring {
 	uint64_t mask;
 	uint64_t cons;		/* our position */
 	uint64_t head_seen;	/* last value read from *head */
-	/* head record, if any */
-	const uint8_t *rec;
-	uint32_t rec_len;
-	uint64_t rec_next;	/* consumer position after it */
-	uint64_t head_ts;
+	uint64_t rec_next;	/* our position after the record peeked last */
 };
 
 struct bpf_engine {
@@ -60,13 +50,7 @@ struct bpf_engine {
 	void *ring_area;	/* the mmap of every ring */
 	size_t ring_area_len;
 	long page;
-	/* record being returned */
-	int cur;		/* ring index or -1 */
-	uint32_t cur_off;
-	/* polling */
-	long poll_ns;		/* current sleep when every ring is empty */
-	uint64_t awake_bytes;	/* ring bytes consumed since the last sleep */
-	uint64_t ring_len;	/* data bytes of one ring */
+	struct ring_reader reader;	/* merges and polls the rings */
 };
 
 static uint64_t load_acquire(const uint64_t *p)
@@ -81,7 +65,7 @@ static int quiet_print(enum libbpf_print_level lvl, const char *fmt, va_list ap)
 	return getenv("SYSDIG_BPF_DEBUG") ? vfprintf(stderr, fmt, ap) : 0;
 }
 
-/* ---- ring reading ---- */
+/* ---- the rings, as ring_reader.c reads them ---- */
 
 static void ring_set_tail(struct ring *r, uint64_t pos)
 {
@@ -89,11 +73,11 @@ static void ring_set_tail(struct ring *r, uint64_t pos)
 	__atomic_store_n(r->tail, pos, __ATOMIC_RELEASE);
 }
 
-/* look at the ring's next published record; 1 if there is one */
-static int ring_peek(struct ring *r)
+/* the ring's next published record (its events) into *c; 1 if there is one */
+static int ring_peek(void *engine, uint32_t i, struct ring_chunk *c)
 {
-	if (r->rec)
-		return 1;
+	struct ring *r = &((struct bpf_engine *)engine)->rings[i];
+
 	for (;;) {
 		const uint8_t *hdr;
 		uint32_t len, flags;
@@ -117,100 +101,33 @@ static int ring_peek(struct ring *r)
 			ring_set_tail(r, r->cons + ((SCAP_BPF_REC_HDR + len + 7) & ~7u));
 			continue;
 		}
-		r->rec = hdr + SCAP_BPF_REC_HDR;
-		r->rec_len = len;
+		c->data = hdr + SCAP_BPF_REC_HDR;
+		c->len = len;
 		r->rec_next = r->cons + ((SCAP_BPF_REC_HDR + len + 7) & ~7u);
-		memcpy(&r->head_ts, r->rec, 8);
 		return 1;
 	}
 }
 
-static void ring_release(struct bpf_engine *e, struct ring *r)
+/* the record peeked last is read: the driver may reuse its space */
+static uint64_t ring_advance(void *engine, uint32_t i)
 {
-	e->awake_bytes += r->rec_next - r->cons;
-	r->rec = NULL;
+	struct ring *r = &((struct bpf_engine *)engine)->rings[i];
+	uint64_t n = r->rec_next - r->cons;
+
 	ring_set_tail(r, r->rec_next);
+	return n;
 }
 
-/*
- * Every ring is empty: sleep.  Much read since the last sleep (more than
- * 1/16 of a ring's worth) halves the next sleep, little (under 1/64)
- * doubles it.
- */
-static void poll_sleep(struct bpf_engine *e)
-{
-	struct timespec ts = { 0, 0 };
-
-	if (e->awake_bytes > e->ring_len / 16 && e->poll_ns > POLL_MIN_NS)
-		e->poll_ns /= 2;
-	else if (e->awake_bytes < e->ring_len / 64 && e->poll_ns < POLL_MAX_NS)
-		e->poll_ns *= 2;
-	if (e->poll_ns > POLL_MAX_NS)
-		e->poll_ns = POLL_MAX_NS;
-	e->awake_bytes = 0;
-	ts.tv_nsec = e->poll_ns;
-	nanosleep(&ts, NULL);
-}
-
-/* ring whose head record is the oldest, or -1 */
-static int pick_ring(struct bpf_engine *e)
-{
-	uint64_t best_ts = UINT64_MAX;
-	int best = -1;
-	uint32_t i;
-
-	for (i = 0; i < e->nrings; i++) {
-		struct ring *r = &e->rings[i];
-
-		if (ring_peek(r) && r->head_ts < best_ts) {
-			best_ts = r->head_ts;
-			best = i;
-		}
-	}
-	return best;
-}
+static const struct ring_ops bpf_ring_ops = {
+	.peek = ring_peek,
+	.advance = ring_advance,
+};
 
 static int bpf_next(struct scap *h, struct scap_evt *evt)
 {
 	struct bpf_engine *e = h->engine;
-	struct ring *r;
-	uint32_t len;
 
-	if (e->cur >= 0 && e->cur_off >= e->rings[e->cur].rec_len) {
-		ring_release(e, &e->rings[e->cur]);
-		e->cur = -1;
-	}
-	if (e->cur < 0) {
-		e->cur = pick_ring(e);
-		if (e->cur < 0) {
-			poll_sleep(e);
-			e->cur = pick_ring(e);
-			if (e->cur < 0)
-				return SCAP_TIMEOUT;
-		}
-		e->cur_off = 0;
-	}
-	r = &e->rings[e->cur];
-	memcpy(&len, r->rec + e->cur_off + 16, 4);
-	if (len < PPM_EVT_HDR_LEN || len > r->rec_len - e->cur_off) {
-		/* corrupt record: skip it, never loop on it */
-		e->cur_off = r->rec_len;
-		snprintf(h->err, SCAP_ERRBUF_SIZE, "bpf: bad event length %u in ring %d", len, e->cur);
-		return SCAP_TIMEOUT;
-	}
-	evt->data = r->rec + e->cur_off;
-	evt->len = len;
-	memcpy(&evt->ts, evt->data, 8);
-	memcpy(&evt->tid, evt->data + 8, 8);
-	memcpy(&evt->type, evt->data + 20, 2);
-	evt->cpuid = e->cur;
-	evt->dump_flags = 0;
-	e->cur_off += len;
-	if (scap_decode_params(evt)) {
-		snprintf(h->err, SCAP_ERRBUF_SIZE, "bpf: undecodable event type %u", evt->type);
-		return SCAP_TIMEOUT;
-	}
-	return SCAP_SUCCESS;
+	return ring_reader_next(&e->reader, &bpf_ring_ops, evt, h->err);
 }
 
 static int bpf_get_stats(struct scap *h, struct scap_stats *st)
@@ -224,16 +141,11 @@ static int bpf_get_stats(struct scap *h, struct scap_stats *st)
 
 		st->n_evts += c->n_evts;
 		st->n_suppressed += c->n_suppressed;
+		st->n_unselected += c->n_unselected;
 		st->n_drops_buffer += c->n_drops_buffer;
 		st->n_drops += c->n_drops_buffer + c->n_drops_scratch;
 	}
 	return 0;
-}
-
-static double bpf_progress(struct scap *h)
-{
-	(void)h;
-	return -1;
 }
 
 static void engine_free(struct bpf_engine *e)
@@ -245,6 +157,7 @@ static void engine_free(struct bpf_engine *e)
 	if (e->ring_area)
 		munmap(e->ring_area, e->ring_area_len);
 	free(e->rings);
+	ring_reader_free(&e->reader);
 	probe_bpf__destroy(e->skel);
 	free(e);
 }
@@ -256,12 +169,19 @@ static void bpf_close(struct scap *h)
 	h->engine = NULL;
 }
 
+static int bpf_selected(struct scap *h, uint64_t pid, uint64_t tid)
+{
+	struct bpf_engine *e = h->engine;
+
+	return bpf_select_has(e->skel, pid, tid);
+}
+
 static const struct scap_engine_ops bpf_ops = {
 	.name = "bpf",
 	.next = bpf_next,
 	.get_stats = bpf_get_stats,
-	.progress = bpf_progress,
 	.close = bpf_close,
+	.selected = bpf_selected,
 };
 
 /* ---- setup ---- */
@@ -396,22 +316,6 @@ static int is_lifecycle(uint16_t ev)
 	return 0;
 }
 
-/* opts->comm as the driver compares it; not pushed down if no task can
- * have that name (empty or longer than the kernel's 15 characters) */
-static void set_comm(volatile struct scap_bpf_settings *st, const char *comm)
-{
-	uint8_t name[16] = { 0 }, mask[16] = { 0 };
-	size_t n = comm ? strlen(comm) : 0;
-
-	if (!n || n >= sizeof(name))
-		return;
-	memcpy(name, comm, n);
-	memset(mask, 0xff, n + 1);
-	memcpy((void *)st->comm, name, sizeof(name));
-	memcpy((void *)st->comm_mask, mask, sizeof(mask));
-	st->flags |= SCAP_BPF_F_COMM;
-}
-
 static void apply_settings(struct bpf_engine *e, const struct scap_live_opts *o)
 {
 	volatile struct scap_bpf_settings *st = &e->skel->bss->settings;
@@ -420,13 +324,16 @@ static void apply_settings(struct bpf_engine *e, const struct scap_live_opts *o)
 	st->boot_epoch_ns = boot_epoch_ns();
 	st->self_tgid = o->skip_self ? (uint32_t)getpid() : 0;
 	st->snaplen = o->snaplen ? o->snaplen : SCAP_BPF_DEFAULT_SNAPLEN;
-	st->flags = o->exit_only ? SCAP_BPF_F_EXIT_ONLY : 0;
-	set_comm(st, o->comm);
+	st->flags = (o->exit_only ? SCAP_BPF_F_EXIT_ONLY : 0) |
+		    (o->kernel_stacks ? SCAP_BPF_F_KSTACK : 0);
 	for (nr = 0; nr < SCAP_BPF_MAX_SYSCALLS; nr++) {
 		uint16_t ev = nr < SYSCALL_TABLE_SIZE ? g_syscall_table[nr].enter_event : 0;
 
 		st->syscall_mask[nr] = !wanted(o, ev) ? 0 :
 			SCAP_BPF_SC_CAPTURE | (is_lifecycle(ev) ? SCAP_BPF_SC_LIFECYCLE : 0);
+		if (st->syscall_mask[nr] && o->stack_mask &&
+		    (o->stack_mask[ev] || (ev + 1 < PPM_EVENT_MAX && o->stack_mask[ev + 1])))
+			st->syscall_mask[nr] |= SCAP_BPF_SC_STACK;
 	}
 }
 
@@ -453,6 +360,7 @@ static void choose_hooks(struct bpf_engine *e, const struct scap_live_opts *o)
 		bpf_program__set_autoattach(s->progs.sched_switch, false);
 	if (!wanted(o, PPME_SIGNALDELIVER_E))
 		bpf_program__set_autoattach(s->progs.signal_deliver, false);
+	bpf_select_hooks(s, o);
 }
 
 static int open_skel(struct bpf_engine *e, const struct scap_live_opts *o, uint32_t bytes, char *err)
@@ -506,18 +414,18 @@ struct scap *scap_bpf_open(const struct scap_live_opts *opts, char *err)
 		snprintf(err, SCAP_ERRBUF_SIZE, "live capture: out of memory");
 		return NULL;
 	}
-	e->cur = -1;
-	e->poll_ns = POLL_MIN_NS;
 	e->page = sysconf(_SC_PAGESIZE);
 	n = libbpf_num_possible_cpus();
 	e->nrings = n > 0 ? (uint32_t)n : 1;
 	if (e->nrings > SCAP_BPF_MAX_CPUS)
 		e->nrings = SCAP_BPF_MAX_CPUS;
 	bytes = ring_bytes(ring_bytes_wanted(opts), e->page);
-	e->ring_len = bytes;
-	if (open_skel(e, opts, bytes, err) || map_rings(e, bytes, err) || install_fillers(e, err))
+	if (ring_reader_init(&e->reader, e, "bpf", e->nrings, bytes, err) ||
+	    open_skel(e, opts, bytes, err) || map_rings(e, bytes, err) || install_fillers(e, err))
 		goto fail;
 	apply_settings(e, opts);
+	if (bpf_select_apply(e->skel, opts, err))
+		goto fail;
 	if (probe_bpf__attach(e->skel)) {
 		snprintf(err, SCAP_ERRBUF_SIZE, "live capture: cannot attach the bpf programs: %s", strerror(errno));
 		goto fail;
@@ -531,6 +439,7 @@ struct scap *scap_bpf_open(const struct scap_live_opts *opts, char *err)
 		free(h);
 		return NULL;
 	}
+	bpf_select_snapshot(e->skel, opts, &h->meta);
 	return h;
 fail:
 	engine_free(e);

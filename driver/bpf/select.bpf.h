@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * select.bpf.h - which tasks the BPF driver captures (the kernel side of
+ * the filter pushdown, see driver/bpf/README.md "Kernel-side selection").
+ *
+ * Settings (driver/event_format.h, filled by the bpf engine from the
+ * compiled capture filter and the command line):
+ * - SCAP_BPF_F_COMM: only tasks named settings.comm (or whose thread group
+ *   leader is), plus every process's lifecycle (clone/execve/procexit);
+ * - SCAP_BPF_F_SUPPRESS (-U): not the tasks named one of sel_comms (same
+ *   rule, lifecycle kept: userspace follows their descendants);
+ * - SCAP_BPF_F_PIDS: only the processes of sel_tgids and (SCAP_BPF_F_TIDS)
+ *   the threads of sel_tids, lifecycle and procexit included;
+ * - SCAP_BPF_F_TREE: a process forked by a process of sel_tgids is added
+ *   to it (sched_process_fork) and leaves it with its last thread.
+ * Included by probe.bpf.c after `settings` and `counters`.
+ */
+#ifndef SELECT_BPF_H
+#define SELECT_BPF_H
+
+/* the selected processes and threads: one bit per pid (a plain load per
+ * check, cheaper than a map lookup on every syscall of every process) */
+__u64 sel_tgids[SCAP_BPF_PID_WORDS];
+__u64 sel_tids[SCAP_BPF_PID_WORDS];
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, SCAP_BPF_MAX_SUPPRESSED);
+	__type(key, struct scap_bpf_comm);
+	__type(value, __u8);
+} sel_comms SEC(".maps");
+
+/*
+ * settings.comm: compared on its bytes up to its NUL (comm_mask), two
+ * 8-byte words, with plain loads of the BTF task pointer (no helper call)
+ */
+static __always_inline int comm_is(__u64 w0, __u64 w1)
+{
+	return !(((w0 ^ settings.comm[0]) & settings.comm_mask[0]) |
+		 ((w1 ^ settings.comm[1]) & settings.comm_mask[1]));
+}
+
+static __always_inline int task_named(struct task_struct *t)
+{
+	const __u64 *n = (const __u64 *)t->comm;
+
+	if (comm_is(n[0], n[1]))
+		return 1;
+	n = (const __u64 *)t->group_leader->comm;
+	return comm_is(n[0], n[1]);
+}
+
+/* the kernel keeps comm NUL-padded (strscpy_pad): the 16 bytes are the key */
+static __always_inline int comm_listed(const char *comm)
+{
+	struct scap_bpf_comm k;
+
+	__builtin_memcpy(&k, comm, sizeof(k));
+	return bpf_map_lookup_elem(&sel_comms, &k) != NULL;
+}
+
+static __always_inline int task_suppressed(struct task_struct *t)
+{
+	return comm_listed(t->comm) || comm_listed(t->group_leader->comm);
+}
+
+static __always_inline int bit_has(const __u64 *bits, __u32 id)
+{
+	return (bits[(id >> 6) & (SCAP_BPF_PID_WORDS - 1)] >> (id & 63)) & 1;
+}
+
+static __always_inline __u64 *bit_word(__u64 *bits, __u32 id)
+{
+	return &bits[(id >> 6) & (SCAP_BPF_PID_WORDS - 1)];
+}
+
+static __always_inline int pid_selected(struct task_struct *t, __u32 f)
+{
+	return bit_has(sel_tgids, t->tgid) || ((f & SCAP_BPF_F_TIDS) && bit_has(sel_tids, t->pid));
+}
+
+/*
+ * 1: task t's events are not captured (counted as suppressed or as not
+ * selected).  lifecycle: a clone/fork/execve or procexit, kept for the comm
+ * rules.
+ */
+static __always_inline int task_dropped(struct task_struct *t, int lifecycle,
+					struct scap_bpf_counters *c, __u32 nevts)
+{
+	__u32 f = settings.flags;
+
+	/* a plain add: the hottest drop (every syscall of every other
+	 * process); an update is lost only when two of our programs
+	 * interleave on one CPU, and a locked add measurably costs them */
+	if ((f & SCAP_BPF_F_PIDS) && !pid_selected(t, f)) {
+		c->n_unselected += nevts;
+		return 1;
+	}
+	if (lifecycle)
+		return 0;
+	if (((f & SCAP_BPF_F_COMM) && !task_named(t)) ||
+	    ((f & SCAP_BPF_F_SUPPRESS) && task_suppressed(t))) {
+		__sync_fetch_and_add(&c->n_suppressed, nevts);
+		return 1;
+	}
+	return 0;
+}
+
+/* the process tree: a child process of a selected one is selected */
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(sched_process_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 tgid = child->tgid;
+
+	if (!(settings.flags & SCAP_BPF_F_TREE) || tgid == parent->tgid ||
+	    !bit_has(sel_tgids, parent->tgid))
+		return 0;
+	__sync_fetch_and_or(bit_word(sel_tgids, tgid), 1ULL << (tgid & 63));
+	return 0;
+}
+
+/* ... and leaves the tree with its last thread (p is exiting) */
+static __always_inline void tree_exit(struct task_struct *p)
+{
+	__u32 tgid = p->tgid;
+
+	if ((settings.flags & SCAP_BPF_F_TREE) && !p->signal->live.counter)
+		__sync_fetch_and_and(bit_word(sel_tgids, tgid), ~(1ULL << (tgid & 63)));
+}
+
+#endif

@@ -1,0 +1,128 @@
+/*
+ * bpf_select.c - which tasks the BPF driver captures, from the open options
+ * (scap_live_opts comm / select / suppress): the settings flags, the
+ * sel_tgids / sel_tids bitmaps and the sel_comms map of
+ * driver/bpf/select.bpf.h.  A process tree is
+ * seeded from the /proc snapshot (its existing descendants); the driver
+ * adds the ones forked later.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/libbpf.h>
+#include "event_format.h"
+#include "bpf_select.h"
+#include "syscall_table.h"
+#include "fill_table.h"
+#include "probe.skel.h"
+
+void bpf_select_hooks(struct probe_bpf *s, const struct scap_live_opts *o)
+{
+	bpf_program__set_autoattach(s->progs.sched_process_fork, o->select && o->select->nroots);
+}
+
+/* opts->comm as the driver compares it; not pushed down if no task can
+ * have that name (empty or longer than the kernel's 15 characters) */
+static void set_comm(volatile struct scap_bpf_settings *st, const char *comm)
+{
+	uint8_t name[16] = { 0 }, mask[16] = { 0 };
+	size_t n = comm ? strlen(comm) : 0;
+
+	if (!n || n >= sizeof(name))
+		return;
+	memcpy(name, comm, n);
+	memset(mask, 0xff, n + 1);
+	memcpy((void *)st->comm, name, sizeof(name));
+	memcpy((void *)st->comm_mask, mask, sizeof(mask));
+	st->flags |= SCAP_BPF_F_COMM;
+}
+
+/* a pid into a selection bitmap (the driver may set bits at the same time) */
+static void add_id(volatile __u64 *bits, uint32_t id)
+{
+	if (id < SCAP_BPF_PID_LIMIT)
+		__atomic_fetch_or(&bits[id / 64], 1ULL << (id % 64), __ATOMIC_RELAXED);
+}
+
+static void add_ids(volatile __u64 *bits, const uint32_t *ids, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		add_id(bits, ids[i]);
+}
+
+static int has_id(const volatile __u64 *bits, uint64_t id)
+{
+	return id < SCAP_BPF_PID_LIMIT && (bits[id / 64] >> (id % 64) & 1);
+}
+
+/* -U names the kernel can have (up to 15 characters) */
+static int set_suppress(struct probe_bpf *s, const struct scap_live_opts *o, char *err)
+{
+	uint8_t one = 1;
+
+	for (int i = 0; i < o->nsuppress; i++) {
+		struct scap_bpf_comm k = { { 0 } };
+		size_t n = strlen(o->suppress[i]);
+
+		if (!n || n >= sizeof(k.name))
+			continue;
+		memcpy(k.name, o->suppress[i], n);
+		if (bpf_map__update_elem(s->maps.sel_comms, &k, sizeof(k), &one, sizeof(one), BPF_ANY)) {
+			snprintf(err, SCAP_ERRBUF_SIZE, "live capture: cannot suppress %s: %s",
+				 o->suppress[i], strerror(errno));
+			return -1;
+		}
+		s->bss->settings.flags |= SCAP_BPF_F_SUPPRESS;
+	}
+	return 0;
+}
+
+int bpf_select_apply(struct probe_bpf *s, const struct scap_live_opts *o, char *err)
+{
+	const struct scap_select *sel = o->select;
+
+	set_comm(&s->bss->settings, o->comm);
+	if (set_suppress(s, o, err))
+		return -1;
+	if (!sel || !(sel->npids + sel->ntids + sel->nroots))
+		return 0;
+	add_ids(s->bss->sel_tgids, sel->pids, sel->npids);
+	add_ids(s->bss->sel_tids, sel->tids, sel->ntids);
+	add_ids(s->bss->sel_tgids, sel->roots, sel->nroots);
+	s->bss->settings.flags |= SCAP_BPF_F_PIDS | (sel->nroots ? SCAP_BPF_F_TREE : 0) |
+				  (sel->ntids ? SCAP_BPF_F_TIDS : 0);
+	return 0;
+}
+
+int bpf_select_has(const struct probe_bpf *s, uint64_t pid, uint64_t tid)
+{
+	uint32_t f = s->bss->settings.flags;
+
+	return !(f & SCAP_BPF_F_PIDS) || has_id(s->bss->sel_tgids, pid) ||
+	       ((f & SCAP_BPF_F_TIDS) && has_id(s->bss->sel_tids, tid));
+}
+
+/* the processes of m below the roots, one pass per generation (the
+ * roots are selected, and so is every process the driver saw forked by a
+ * selected one since the attach) */
+void bpf_select_snapshot(struct probe_bpf *s, const struct scap_live_opts *o,
+			 const struct scap_metadata *m)
+{
+	volatile __u64 *bits = s->bss->sel_tgids;
+	int grew = 1;
+
+	if (!o->select || !o->select->nroots)
+		return;
+	while (grew) {
+		grew = 0;
+		for (uint32_t i = 0; i < m->nthreads; i++) {
+			const struct scap_threadinfo *t = &m->threads[i];
+
+			if (t->tid != t->pid || has_id(bits, t->pid) || !has_id(bits, t->ptid))
+				continue;
+			add_id(bits, (uint32_t)t->pid);
+			grew = 1;
+		}
+	}
+}
