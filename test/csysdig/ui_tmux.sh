@@ -239,11 +239,12 @@ spectro_cells() {	# spectro_cells NAME: its screen as cells
 	tmux -L "$1" capture-pane -t "$1" -p -e > "$tmp/$1.screen"
 	python3 "$here/screen_cells.py" "$tmp/$1.screen"
 }
-spectro_settle() {	# spectro_settle NAME TEXT: TEXT on the screen and the screen still
-	tries=60 prev=
+spectro_settle() {	# spectro_settle NAME TEXT: TEXT on the screen, the screen still for 1.5 s
+	tries=90 prev= still=0
 	while [ $tries -gt 0 ]; do
 		cur=$(tmux -L "$1" capture-pane -t "$1" -p -e)
-		if tmux -L "$1" capture-pane -t "$1" -p | grep -q "$2" && [ "$cur" = "$prev" ]; then
+		if [ "$cur" = "$prev" ]; then still=$((still + 1)); else still=0; fi
+		if [ $still -ge 3 ] && tmux -L "$1" capture-pane -t "$1" -p | grep -q "$2"; then
 			return 0
 		fi
 		prev=$cur
