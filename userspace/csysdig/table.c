@@ -944,6 +944,13 @@ static int is_plain_int_type(uint8_t t)
 	return t >= PT_INT8 && t <= PT_UINT64;
 }
 
+int table_col_is_number(const struct table *t, size_t j)
+{
+	uint8_t type = table_val_col(t, j)->type;
+
+	return is_plain_int_type(type) || type == PT_RELTIME || type == PT_DOUBLE;
+}
+
 const char *table_format(const struct table *t, const struct row *r, size_t j,
 			 uint64_t time_delta, int width, char *buf, size_t buflen)
 {

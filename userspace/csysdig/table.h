@@ -92,6 +92,8 @@ void table_flush(struct table *t, struct sinsp_evt *e);
 size_t table_nvals(const struct table *t);
 const struct table_col *table_val_col(const struct table *t, size_t j);
 const struct table_col *table_key_col(const struct table *t);
+/* column j holds numbers (printed right-aligned) */
+int table_col_is_number(const struct table *t, size_t j);
 /* the value printed for row r, column j (time_delta for TIME_AVG), into buf */
 const char *table_format(const struct table *t, const struct row *r, size_t j,
 			 uint64_t time_delta, int width, char *buf, size_t buflen);
