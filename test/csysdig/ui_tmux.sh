@@ -315,8 +315,8 @@ screen_case() {	# screen_case NAME TRACE ROWS ARGS...
 if ! command -v python3 >/dev/null; then
 	echo "SKIP screen: python3 missing"
 elif [ -x "$ref" ]; then
-	screen_case "procs on ref029_light" "$trace" 0
-	screen_case "procs on cat_write" "$here/../traces/cat_write.scap" 0
+	screen_case "procs on ref029_light" "$trace" 2
+	screen_case "procs on cat_write" "$here/../traces/cat_write.scap" 2
 	screen_case "threads on ref029_light" "$trace" 2 -v threads
 	screen_case "threads on cat_write" "$here/../traces/cat_write.scap" 2 -v threads
 else

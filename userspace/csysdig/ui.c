@@ -226,7 +226,7 @@ static int row_matches(struct ui *u, const struct row *r, const char *text)
 	char buf[4096];
 
 	for (size_t j = 0; j < table_nvals(t); j++) {
-		const char *s = table_format(t, r, j, app_time_delta(u->a), 0, buf, sizeof(buf));
+		const char *s = table_format_screen(t, r, j, app_time_delta(u->a), 0, buf, sizeof(buf));
 
 		if (strstr(s, text))
 			return 1;
@@ -305,7 +305,7 @@ static void draw_table(struct ui *u)
 			ui_put(y, 0, -1, "", attr);
 		for (size_t j = 0; j < table_nvals(t) && x < COLS; j++) {
 			int w = col_width(u, j, x);
-			const char *s = table_format(t, u->rows[r], j, app_time_delta(u->a),
+			const char *s = table_format_screen(t, u->rows[r], j, app_time_delta(u->a),
 						     table_col_is_number(t, j) ? w - 1 : 0, buf, sizeof(buf));
 
 			put_cell(u, y, x, w, j, s, attr);
