@@ -46,8 +46,9 @@ fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "SKIPPED: $*"; exit 77; }
 cd "$FLEET_DIR" || exit 1
 
-# loopback ports of this run
-BASE=$((20000 + ($$ % 2000) * 10))
+# loopback ports of this run, below the ephemeral range (32768-60999: an
+# outgoing connection of another test once held the metrics port)
+BASE=$((10000 + ($$ % 2000) * 10))
 P_METRICS=$BASE P_PROM=$((BASE + 1)) P_CH=$((BASE + 2)) P_WL=$((BASE + 4)) P_SINK=$((BASE + 5))
 
 need_prometheus() { command -v prometheus >/dev/null || skip "prometheus not installed"; }

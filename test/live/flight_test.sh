@@ -29,6 +29,7 @@ cleanup() {
 }
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/capture_lib.sh"
 skip() { echo "SKIPPED: $*"; exit 77; }
 
 [ "$(id -u)" = 0 ] || skip "needs root"
@@ -46,15 +47,7 @@ MARK=$TMP/fr_marker
 start_recorder() {
 	"$SYSDIG" "$@" 2>"$TMP/cap.err" &
 	CAP_PID=$!
-	for _ in $(seq 200); do
-		if ls -l "/proc/$CAP_PID/fd" 2>/dev/null | grep -q bpf_link; then
-			sleep 0.5
-			return 0
-		fi
-		kill -0 "$CAP_PID" 2>/dev/null || fail "capture died: $(cat "$TMP/cap.err")"
-		sleep 0.1
-	done
-	fail "capture did not start"
+	wait_capture
 }
 
 # wait_dump FILE: the log line of FILE's dump is there
@@ -64,13 +57,6 @@ wait_dump() {
 		sleep 0.1
 	done
 	fail "no dump $1: $(cat "$TMP/cap.err")"
-}
-
-stop_recorder() {
-	sleep 1		# the consumer drains the rings
-	kill -INT "$CAP_PID"
-	wait "$CAP_PID" || fail "capture exit code $? ($(cat "$TMP/cap.err"))"
-	CAP_PID=
 }
 
 # markers READER FILE: "comm marker" of each marker write, in order
@@ -106,7 +92,7 @@ usr1)
 	contiguous "$TMP/ref.txt" A "$K" 3000 || fail "dump 0"
 	kill -0 "$CAP_PID" || fail "the capture stopped after the dump"
 	"$MARK" B:50:0 || fail "marker failed"
-	stop_recorder
+	stop_capture
 	grep -q "end of capture: wrote ${F}1 " "$TMP/cap.err" || fail "no exit dump: $(cat "$TMP/cap.err")"
 	markers "$REF" "${F}1" > "$TMP/ref1.txt"
 	contiguous "$TMP/ref1.txt" B 1 50 || fail "dump 1"
@@ -119,7 +105,7 @@ trigger)
 	"$MARK" A:100:10000 TRIGGER:1:0 C:150:10000 || fail "marker failed"
 	wait_dump "${F}0"
 	grep -q "trigger: wrote ${F}0 " "$TMP/cap.err" || fail "dump 0 not from the trigger: $(cat "$TMP/cap.err")"
-	stop_recorder
+	stop_capture
 	# the exit dump holds everything (4 MiB): the C markers of the window
 	"$REF" -r "${F}1" -p '%evt.rawtime %evt.arg.data' "evt.type=write and evt.dir=<" > "$TMP/all.txt"
 	grep -q " C-150$" "$TMP/all.txt" || fail "exit dump lacks C-150"
@@ -142,7 +128,7 @@ memory)
 		samples="$samples $rss"
 	done
 	kill "$SP"; wait "$SP" 2>/dev/null
-	stop_recorder
+	stop_capture
 	echo "RSS kB every 5 s:$samples"
 	set -- $samples
 	base=$2

@@ -69,6 +69,7 @@ cleanup() {
 }
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/capture_lib.sh"
 skip() { echo "SKIPPED: $*"; exit 77; }
 
 [ "$(id -u)" = 0 ] || skip "needs root"
@@ -80,26 +81,6 @@ if [ "$TEST" != unprivileged ]; then
 	*"live capture"*) skip "bpf driver does not load here: $out" ;;
 	esac
 fi
-
-# driver_attached: the capture process holds its bpf links (the /proc
-# snapshot follows the attach)
-driver_attached() {
-	ls -l "/proc/$CAP_PID/fd" 2>/dev/null | grep -q "bpf_link"
-}
-
-# wait_capture FILE: returns once the driver of CAP_PID runs
-wait_capture() {
-	local file=$1
-	for _ in $(seq 200); do
-		if [ -s "$file" ] || driver_attached; then
-			sleep 0.5	# the /proc snapshot follows the attach
-			return 0
-		fi
-		kill -0 "$CAP_PID" 2>/dev/null || fail "capture died: $(cat "$TMP/cap.err")"
-		sleep 0.1
-	done
-	fail "capture did not start"
-}
 
 # start_capture FILE [sysdig args...]: -w FILE, returns once the driver runs
 start_capture() {
@@ -117,13 +98,6 @@ start_live() {
 	"$SYSDIG" "$@" >"$out" 2>"$TMP/cap.err" &
 	CAP_PID=$!
 	wait_capture /nonexistent
-}
-
-stop_capture() {
-	sleep 1		# let the consumer drain the rings
-	kill -INT "$CAP_PID"
-	wait "$CAP_PID" || fail "capture exit code $? ($(cat "$TMP/cap.err"))"
-	CAP_PID=
 }
 
 # baseline_start / baseline_stop: an unfiltered capture over the window of

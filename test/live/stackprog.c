@@ -2,7 +2,8 @@
  * stackprog.c - the workload of the --stacks test (test/live/stacks_test.sh):
  * main() -> marker_caller() -> marker_func_write() -> write(2), N times to
  * stdout, then one write to stderr from main(), then it waits a little so
- * that its mappings can still be read.
+ * that its mappings can still be read when the consumer gets to its stacks
+ * (300 ms, or $STACKPROG_PAUSE_MS: the qemu rig's consumer lags further).
  * Built with symbols and frame pointers (-g -fno-omit-frame-pointer).
  * With -t (the write storm of scripts/bench/stacks) it prints the process
  * CPU time per write, "ns_per_write X", to stderr at the end.
@@ -42,7 +43,9 @@ static double cpu_ns(void)
 
 int main(int argc, char **argv)
 {
-	struct timespec pause = { 0, 300 * 1000 * 1000 };
+	const char *pause_ms = getenv("STACKPROG_PAUSE_MS");
+	long ms = pause_ms ? atol(pause_ms) : 300;
+	struct timespec pause = { ms / 1000, (ms % 1000) * 1000 * 1000 };
 	int n = argc > 1 ? atoi(argv[1]) : 3;
 	double t0 = cpu_ns();
 

@@ -34,6 +34,7 @@ cleanup() {
 }
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/capture_lib.sh"
 skip() { echo "SKIPPED: $*"; exit 77; }
 
 # one_error ARGS...: exit 1 with one line on stderr containing $WANT
@@ -64,22 +65,7 @@ cp "$PROG" "$TMP/$COMM" || fail "copy $PROG"
 start() {
 	"$SYSDIG" "$@" >"$TMP/out" 2>"$TMP/cap.err" &
 	CAP_PID=$!
-	for _ in $(seq 200); do
-		if ls -l "/proc/$CAP_PID/fd" 2>/dev/null | grep -q bpf_link; then
-			sleep 0.5	# the /proc snapshot follows the attach
-			return 0
-		fi
-		kill -0 "$CAP_PID" 2>/dev/null || fail "capture died: $(cat "$TMP/cap.err")"
-		sleep 0.1
-	done
-	fail "capture did not start"
-}
-
-stop() {
-	sleep 1		# let the consumer drain the rings
-	kill -INT "$CAP_PID"
-	wait "$CAP_PID" || fail "capture exit code $? ($(cat "$TMP/cap.err"))"
-	CAP_PID=
+	wait_capture
 }
 
 run_prog() {
@@ -108,7 +94,7 @@ live | exit_only)
 	[ "$TEST" = exit_only ] && extra=--exit-only
 	start $extra --stacks -p "$LIVE_FMT" "proc.name=$COMM and evt.type=write"
 	run_prog
-	stop
+	stop_capture
 	grep -v ' <NA>$' "$TMP/out" | head -2 | grep . && fail "kernel stacks without --kernel-stacks"
 	sed -i 's/ <NA>$//' "$TMP/out"
 	check_stacks "$TMP/out"
@@ -119,7 +105,7 @@ file)
 	# -F: the workload's execve is kept (state only), so the file names it
 	start --stacks -F -w "$TMP/st.scap" "proc.name=$COMM and evt.type=write"
 	run_prog
-	stop
+	stop_capture
 	"$SYSDIG" -r "$TMP/st.scap" -p "$FMT" >"$TMP/out" 2>"$TMP/rd.err" || fail "read: $(cat "$TMP/rd.err")"
 	check_stacks "$TMP/out"
 	if [ -x "$REF" ]; then
@@ -137,7 +123,7 @@ filter)
 	# * : lines without a stack are printed too (<NA>)
 	start --stacks-filter fd.num=1 -p "*$FMT" "proc.name=$COMM and (evt.type=write or evt.type=nanosleep)"
 	run_prog
-	stop
+	stop_capture
 	grep -v " nanosleep " "$TMP/out" >"$TMP/writes"
 	grep -v " write 2 " "$TMP/writes" >"$TMP/fd1"
 	check_stacks "$TMP/fd1"
@@ -150,7 +136,7 @@ filter)
 kernel)
 	start --kernel-stacks -p "*%proc.name %evt.dir %evt.type %fd.num %evt.kstack" "proc.name=$COMM and evt.type=write"
 	run_prog
-	stop
+	stop_capture
 	n=$(grep -c "^$COMM [<>] write 1 .*do_syscall_64+0x[0-9a-f]* <- entry_SYSCALL_64" "$TMP/out")
 	[ "$n" = $((2 * N)) ] || fail "$n kernel stacks through do_syscall_64, expected $((2 * N)): $(head -2 "$TMP/out")"
 	grep -E "bpf_prog_|__traceiter_" "$TMP/out" && fail "tracing frames in the kernel stacks"

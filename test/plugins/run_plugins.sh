@@ -181,6 +181,30 @@ errors)	# bad plugins and parameters: one line, exit 1
 	refused "cannot be mixed" --plugin-config-file "$TMP/falco.yaml" -H "$SRC"
 	echo "not a plugin" >"$TMP/dir/libbroken.so"
 	SYSDIG_PLUGIN_DIR=$TMP/dir refused "cannot load plugin" -Il ;;
+init_schema)	# the init config is checked against the plugin's JSON schema:
+	# the first failure (enum, items, properties in name order, required,
+	# type) with its path, in the reference's words; an empty config is
+	# checked as {}
+	export TESTSRC_SCHEMA='{"type":"object","required":["step","mode"],"properties":{"step":{"type":"integer"},"mode":{"type":"string","enum":["fast","slow"]},"tags":{"type":"array","items":{"type":"string"}},"opt":{"type":"object","properties":{"on":{"type":"boolean"}}}}}'
+	E="error in plugin testsrc init config: In <root>"
+	refused "$E[mode], Failed to match against any enum values." -H "$SRC:{\"step\":\"3\",\"mode\":\"x\"}" -I "$SRC"
+	refused "$E[step], Value type not permitted by 'type' constraint." -H "$SRC:{\"step\":\"3\",\"mode\":\"fast\"}" -I "$SRC"
+	refused "$E[step], Value type not permitted by 'type' constraint." -H "$SRC:{\"mode\":\"fast\",\"step\":1.5}" -I "$SRC"
+	refused "$E[mode], Failed to match against any enum values." -H "$SRC:{\"mode\":3}" -I "$SRC"
+	refused "$E[tags][1], Value type not permitted by 'type' constraint." -H "$SRC:{\"step\":1,\"mode\":\"fast\",\"tags\":[\"a\",2]}" -I "$SRC"
+	refused "$E[opt][on], Value type not permitted by 'type' constraint." -H "$SRC:{\"step\":1,\"mode\":\"fast\",\"opt\":{\"on\":1}}" -I "$SRC"
+	refused "$E, Missing required property 'mode'." -H "$SRC:{}" -I "$SRC"
+	refused "$E, Missing required property 'mode'." -H "$SRC" -I "$SRC"
+	refused "$E, Value type not permitted by 'type' constraint." -H "$SRC:[1]" -I "$SRC"
+	expect "1 2020-09-13 12:26:40 [testsrc] testsrc event: value=0
+2 2020-09-13 12:26:40 [testsrc] testsrc event: value=3" -H "$SRC:{\"step\":3,\"mode\":\"slow\",\"tags\":[\"a\"],\"opt\":{\"on\":true}}" -I "$SRC:2"
+	for cfg in '{"step":"3","mode":"x"}' '{"mode":3}' '{"step":1,"mode":"fast","tags":["a",2]}' '{}' '[1]' '{"step":2.0,"mode":"fast"}' '{"step":3,"mode":"slow"}'; do
+		like_ref -H "$SRC:$cfg" -I "$SRC:2"
+	done
+	like_ref -H "$SRC" -I "$SRC:2"
+	TESTSRC_SCHEMA='{"type":["integer","string"],"enum":[2,"x"]}' like_ref -H "$SRC:true" -I "$SRC:2"
+	TESTSRC_SCHEMA='{"type":["integer","string"],"enum":[2,"x"]}' like_ref -H "$SRC:2" -I "$SRC:2"
+	TESTSRC_SCHEMA='{"enum":[{"a":[1]}]}' like_ref -H "$SRC:{\"a\":[2]}" -I "$SRC:2" ;;
 *) fail "unknown test $t" ;;
 esac
 echo "plugin.$t passed"

@@ -519,6 +519,29 @@ static int col_visible(const struct view_column *c, int print_containers)
 	return 1;
 }
 
+/* the reference's screen of a grouped view divides by the time the
+ * column that has the same index among all the view's columns, the hidden
+ * ones included (its --raw, and its screen of other views, divide the rate
+ * columns themselves): with the containers columns of v_procs hidden, NET
+ * and Command, not FILE and NET; a deterministic rule of it, copied */
+static void set_screen_rates(struct table *t, const struct view *v, int print_containers)
+{
+	for (size_t j = 0; j < t->ncols; j++) {
+		const struct view_column *vc = t->cols[j].vc, *same;
+		size_t k = 0;
+
+		t->cols[j].screen_rate = t->cols[j].aggr == AGGR_TIME_AVG ||
+					 t->cols[j].merge_aggr == AGGR_TIME_AVG;
+		if (!vc || !t->merging)
+			continue;
+		for (const struct view_column *p = v->cols; p < vc; p++)
+			k += (size_t)col_visible(p, print_containers);
+		same = &v->cols[k];
+		t->cols[j].screen_rate = same->aggregation == AGGR_TIME_AVG ||
+					 same->groupby_aggregation == AGGR_TIME_AVG;
+	}
+}
+
 static int setup_merge(struct table *t, char *err, size_t errlen)
 {
 	size_t ngby = 0;
@@ -617,6 +640,7 @@ int table_init(struct table *t, struct sinsp *s, const struct view *v, int print
 	}
 	if (setup_merge(t, err, errlen) < 0)
 		return -1;
+	set_screen_rates(t, v, print_containers);
 	if (filter && *filter) {
 		char *f = subst_depth(filter, depth);
 
@@ -944,14 +968,21 @@ static int is_plain_int_type(uint8_t t)
 	return t >= PT_INT8 && t <= PT_UINT64;
 }
 
-const char *table_format(const struct table *t, const struct row *r, size_t j,
-			 uint64_t time_delta, int width, char *buf, size_t buflen)
+int table_col_is_number(const struct table *t, size_t j)
+{
+	uint8_t type = table_val_col(t, j)->type;
+
+	return is_plain_int_type(type) || type == PT_RELTIME || type == PT_DOUBLE;
+}
+
+static const char *format_cell(const struct table *t, const struct row *r, size_t j, int rate,
+			       uint64_t time_delta, int width, char *buf, size_t buflen)
 {
 	const struct table_col *c = table_val_col(t, j);
 	const struct cell *v = &r->vals[j];
 	double cnt = v->cnt;
 
-	if (time_delta && (c->aggr == AGGR_TIME_AVG || c->merge_aggr == AGGR_TIME_AVG))
+	if (time_delta && rate)
 		cnt = (double)time_delta / ONE_SECOND_NS;
 	if (is_plain_int_type(c->type)) {
 		int is_signed = type_kind(c->type) == K_INT;
@@ -994,6 +1025,21 @@ const char *table_format(const struct table *t, const struct row *r, size_t j,
 		return buf;
 	}
 	return plain_text(c, v, buf, buflen);
+}
+
+const char *table_format(const struct table *t, const struct row *r, size_t j,
+			 uint64_t time_delta, int width, char *buf, size_t buflen)
+{
+	const struct table_col *c = table_val_col(t, j);
+
+	return format_cell(t, r, j, c->aggr == AGGR_TIME_AVG || c->merge_aggr == AGGR_TIME_AVG,
+			   time_delta, width, buf, buflen);
+}
+
+const char *table_format_screen(const struct table *t, const struct row *r, size_t j,
+				uint64_t time_delta, int width, char *buf, size_t buflen)
+{
+	return format_cell(t, r, j, table_val_col(t, j)->screen_rate, time_delta, width, buf, buflen);
 }
 
 const char *table_key_string(const struct table *t, const struct row *r, char *buf, size_t buflen)

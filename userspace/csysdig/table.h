@@ -53,6 +53,7 @@ struct table_col {
 	uint8_t type;		/* PT_* */
 	int pf_id;		/* printed as an id (no K/M units) */
 	enum aggr aggr, merge_aggr;
+	int screen_rate;	/* divided by the time on the screen (see table_init) */
 };
 
 struct table {
@@ -92,6 +93,11 @@ void table_flush(struct table *t, struct sinsp_evt *e);
 size_t table_nvals(const struct table *t);
 const struct table_col *table_val_col(const struct table *t, size_t j);
 const struct table_col *table_key_col(const struct table *t);
+/* table_format as the interactive screen shows the value */
+const char *table_format_screen(const struct table *t, const struct row *r, size_t j,
+				uint64_t time_delta, int width, char *buf, size_t buflen);
+/* column j holds numbers (printed right-aligned) */
+int table_col_is_number(const struct table *t, size_t j);
 /* the value printed for row r, column j (time_delta for TIME_AVG), into buf */
 const char *table_format(const struct table *t, const struct row *r, size_t j,
 			 uint64_t time_delta, int width, char *buf, size_t buflen);

@@ -7,6 +7,7 @@
  * refresh(): ncurses sends only the cells that changed.
  */
 #include <ctype.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <curses.h>
 #include <signal.h>
@@ -136,24 +137,41 @@ static const char *view_title(struct ui *u, char *buf, size_t n)
 	return buf;
 }
 
+/* the filter the header shows, as the reference shows it: the view's
+ * (evt.type!=switch for a view without one) after the others */
+static char *header_filter(struct app *a)
+{
+	char *f = app_complete_filter(a, 0);
+	const char *vf = app_view(a)->filter ? app_view(a)->filter : "evt.type!=switch";
+	char *r;
+
+	if (!*f)
+		r = strdup(vf);
+	else if (asprintf(&r, "(%s) and (%s)", f, vf) < 0)
+		r = NULL;
+	free(f);
+	return r;
+}
+
 static void draw_header(struct ui *u)
 {
 	struct app *a = u->a;
 	char buf[2048], src[1024];
-	char *f = app_complete_filter(a, 0);
+	char *f = header_filter(a);
 
 	ui_put(0, 0, -1, view_title(u, buf, sizeof(buf)), COLOR_PAIR(CP_INFO) | A_BOLD);
 	if (a->o.ninputs) {
 		double p = a->s && a->s->scap->ops->progress ? a->s->scap->ops->progress(a->s->scap) : -1;
 
 		if (a->eof || p < 0)
-			snprintf(src, sizeof(src), "Source: %s", a->o.inputs[a->input]);
+			snprintf(src, sizeof(src), "Source: %s (%" PRIu64 " evts, %.2fs)", a->o.inputs[a->input],
+				 a->nevents, (double)(a->last_ts - a->first_ts) / 1e9);
 		else
 			snprintf(src, sizeof(src), "Source: %s (reading %.0f%%)", a->o.inputs[a->input], p * 100);
 	} else {
 		snprintf(src, sizeof(src), "Source: Live System%s", a->paused ? " (paused)" : "");
 	}
-	snprintf(buf, sizeof(buf), "%s  Filter: %s%s%s", src, *f ? f : "none",
+	snprintf(buf, sizeof(buf), "%s Filter: %s%s%s", src, f ? f : "",
 		 a->manual_filter[0] && !a->manual_is_sysdig ? "  Text: " : "",
 		 a->manual_filter[0] && !a->manual_is_sysdig ? a->manual_filter : "");
 	free(f);
@@ -161,10 +179,10 @@ static void draw_header(struct ui *u)
 }
 
 static const struct fkey g_fkeys_table[] = {
-	{ "F1", "Help", KEY_F(1) }, { "F2", "Views", KEY_F(2) }, { "F4", "Filter", KEY_F(4) },
-	{ "F5", "Echo", KEY_F(5) }, { "F6", "Dig", KEY_F(6) }, { "F7", "Legend", KEY_F(7) },
-	{ "F8", "Actions", KEY_F(8) }, { "F9", "Sort", KEY_F(9) }, { "F12", "Spectro", KEY_F(12) },
-	{ "CTRL+F", "Search", 6 }, { "p", "Pause", 'p' }, { "F10", "Quit", KEY_F(10) }, { 0, 0, 0 },
+	{ "F1", "Help  ", KEY_F(1) }, { "F2", "Views ", KEY_F(2) }, { "F4", "Filter", KEY_F(4) },
+	{ "F5", "Echo  ", KEY_F(5) }, { "F6", "Dig   ", KEY_F(6) }, { "F7", "Legend", KEY_F(7) },
+	{ "F8", "Actions", KEY_F(8) }, { "F9", "Sort  ", KEY_F(9) }, { "F12", "Spectro", KEY_F(12) },
+	{ "CTRL+F", "Search", 6 }, { "p ", "Pause ", 'p' }, { 0, 0, 0 },
 };
 
 void ui_draw_fkeys(struct ui *u, const struct fkey *keys)
@@ -179,8 +197,8 @@ void ui_draw_fkeys(struct ui *u, const struct fkey *keys)
 
 		ui_put(LINES - 1, x, (int)strlen(k->key), k->key, COLOR_PAIR(CP_FKEY) | A_BOLD);
 		x += (int)strlen(k->key);
-		ui_put(LINES - 1, x, (int)strlen(k->desc) + 1, k->desc, COLOR_PAIR(CP_FDESC));
-		x += (int)strlen(k->desc) + 1;
+		ui_put(LINES - 1, x, (int)strlen(k->desc), k->desc, COLOR_PAIR(CP_FDESC));
+		x += (int)strlen(k->desc);
 		if (u->nfkey_zones < (int)(sizeof(u->fkey_zones) / sizeof(u->fkey_zones[0]))) {
 			u->fkey_zones[u->nfkey_zones].x0 = x0;
 			u->fkey_zones[u->nfkey_zones].x1 = x - 1;
@@ -190,7 +208,7 @@ void ui_draw_fkeys(struct ui *u, const struct fkey *keys)
 	}
 }
 
-/* width of printed column j on screen */
+/* width of printed column j on screen, the separating blank included */
 static int col_width(struct ui *u, size_t j, int x)
 {
 	const struct table_col *c = table_val_col(&u->a->table, j);
@@ -208,7 +226,7 @@ static int row_matches(struct ui *u, const struct row *r, const char *text)
 	char buf[4096];
 
 	for (size_t j = 0; j < table_nvals(t); j++) {
-		const char *s = table_format(t, r, j, app_time_delta(u->a), 0, buf, sizeof(buf));
+		const char *s = table_format_screen(t, r, j, app_time_delta(u->a), 0, buf, sizeof(buf));
 
 		if (strstr(s, text))
 			return 1;
@@ -233,7 +251,19 @@ void ui_rebuild_rows(struct ui *u)
 
 static int table_height(void)
 {
-	return LINES - 4 > 0 ? LINES - 4 : 0;
+	return LINES > 3 ? LINES - 3 : 0;
+}
+
+/* cell text of column j in width w: numbers right-aligned before a blank */
+static void put_cell(struct ui *u, int y, int x, int w, size_t j, const char *s, int attr)
+{
+	char buf[4096];
+
+	if (table_col_is_number(&u->a->table, j) && w > 1) {
+		snprintf(buf, sizeof(buf), "%*.*s ", w - 1, w - 1, s);
+		s = buf;
+	}
+	ui_put(y, x, w, s, attr);
 }
 
 static void draw_table(struct ui *u)
@@ -253,9 +283,9 @@ static void draw_table(struct ui *u)
 		char name[256];
 
 		snprintf(name, sizeof(name), "%s", c->vc ? c->vc->name : c->ref.name);
-		ui_put(2, x, w, name, COLOR_PAIR(CP_HEADER) | ((int)j == t->sort_col ? A_BOLD | A_UNDERLINE : 0));
+		put_cell(u, 2, x, w, j, name, COLOR_PAIR((int)j == t->sort_col ? CP_SELECTED : CP_HEADER));
 		u->col_x[j < UI_MAX_COLS ? j : UI_MAX_COLS - 1] = x;
-		x += w + 1;
+		x += w;
 	}
 	if (u->sel < u->top)
 		u->top = u->sel;
@@ -275,10 +305,11 @@ static void draw_table(struct ui *u)
 			ui_put(y, 0, -1, "", attr);
 		for (size_t j = 0; j < table_nvals(t) && x < COLS; j++) {
 			int w = col_width(u, j, x);
-			const char *s = table_format(t, u->rows[r], j, app_time_delta(u->a), w, buf, sizeof(buf));
+			const char *s = table_format_screen(t, u->rows[r], j, app_time_delta(u->a),
+						     table_col_is_number(t, j) ? w - 1 : 0, buf, sizeof(buf));
 
-			ui_put(y, x, w, s, attr);
-			x += w + 1;
+			put_cell(u, y, x, w, j, s, attr);
+			x += w;
 		}
 	}
 	if (u->a->eof && u->nrows == 0 && h > 1)
@@ -292,9 +323,9 @@ static void draw_status(struct ui *u)
 	} else {
 		char b[128];
 
-		snprintf(b, sizeof(b), "%d/%d", u->nrows ? u->sel + 1 : 0, u->nrows);
-		ui_put(LINES - 2, 0, -1, "", 0);
-		ui_put(LINES - 2, COLS - (int)strlen(b) - 1, (int)strlen(b), b, COLOR_PAIR(CP_INFO));
+		snprintf(b, sizeof(b), "%d/%d(%.1f%%)", u->nrows ? u->sel + 1 : 0, u->nrows,
+			 u->nrows ? 100.0 * (u->sel + 1) / u->nrows : 0.0);
+		ui_put(LINES - 1, COLS - (int)strlen(b), (int)strlen(b), b, 0);
 	}
 }
 
@@ -318,8 +349,8 @@ void ui_draw(struct ui *u)
 	}
 	draw_header(u);
 	draw_table(u);
-	draw_status(u);
 	ui_draw_fkeys(u, g_fkeys_table);
+	draw_status(u);
 	switch (u->mode) {
 	case UI_VIEWS: ui_menu_draw_views(u); break;
 	case UI_SORT: ui_menu_draw_sort(u); break;

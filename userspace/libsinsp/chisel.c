@@ -1043,6 +1043,16 @@ int chisel_capture_end(struct chisel_runtime *rt, char *err, size_t errlen)
 	return 0;
 }
 
+int chisel_engine_error(const struct chisel_runtime *rt)
+{
+	size_t i;
+
+	for (i = 0; i < rt->n; i++)
+		if (rt->ch[i]->engine_error)
+			return 1;
+	return 0;
+}
+
 const char *chisel_global_filter(const struct chisel_runtime *rt)
 {
 	return rt->set_filter;

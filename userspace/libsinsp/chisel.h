@@ -23,6 +23,9 @@ int chisel_load(struct chisel_runtime *rt, const char *name, const char *args,
 		char *err, size_t errlen);
 
 int chisel_capture_start(struct chisel_runtime *rt, char *err, size_t errlen);
+/* 1 when the last failure was an engine exception of a chisel API call:
+ * as 0.29.3, the capture ends there and on_capture_end still runs */
+int chisel_engine_error(const struct chisel_runtime *rt);
 /* 0: continue, 1: a chisel asked to end the capture, -1: error (err) */
 int chisel_event(struct chisel_runtime *rt, struct sinsp_evt *e, char *err, size_t errlen);
 int chisel_capture_end(struct chisel_runtime *rt, char *err, size_t errlen);

@@ -54,6 +54,8 @@ struct chisel {
 	struct field_value *val;	/* evt.field() extraction buffer */
 	int on_event_key;	/* registry ref of the string "on_event" */
 	int api_error;		/* an API function printed its own message */
+	int engine_error;	/* the engine refused a call: "C++ exception", the
+				 * capture ends (on_capture_end still runs) */
 };
 
 struct chisel_runtime {

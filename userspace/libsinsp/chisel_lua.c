@@ -883,6 +883,28 @@ static int tt_thread(struct sinsp_threadinfo *t, void *arg)
 	return 0;
 }
 
+/* 0.29.3's words for a filter its thread-table calls refuse (event fields,
+ * see filter_compile_thread_table); the chisel then ends as after any
+ * exception of the engine */
+static struct filter *compile_thread_table_or_die(lua_State *L, struct chisel *c,
+						 const char *expr)
+{
+	char err[512], m[CHISEL_ERRLEN];
+	struct filter *f = filter_compile_thread_table(expr, err, sizeof(err));
+
+	if (!f) {
+		snprintf(m, sizeof(m), "invalid filter argument for get_thread_table in chisel %s: %s",
+			 c ? c->name : "?", err);
+		fprintf(stderr, "%s\n", m);
+		fflush(stderr);
+		if (c)
+			c->engine_error = 1;
+		lua_pushstring(L, "C++ exception");
+		lua_error(L);
+	}
+	return f;
+}
+
 static int thread_table(lua_State *L, int mode)
 {
 	struct chisel *c = chisel_from_lua(L);
@@ -898,7 +920,7 @@ static int thread_table(lua_State *L, int mode)
 	if (!x.rt || !x.rt->s)
 		return 1;
 	if (*expr)
-		x.filter = compile_or_die(L, c, expr);
+		x.filter = compile_thread_table_or_die(L, c, expr);
 	ev = calloc(1, sizeof(*ev));
 	if (!ev)
 		return luaL_error(L, "out of memory");

@@ -26,6 +26,7 @@
 #include <netdb.h>
 #include <arpa/inet.h>
 #include "filter_internal.h"
+#include "fields_internal.h"
 #include "event_table.h"
 
 #define ST_NEED_EXPR 0
@@ -63,6 +64,7 @@ struct parser {
 	int pending_not;
 	int last_op;		/* CONN_*: connective for the next term */
 	int bad_paren;		/* ')' without a matching '(' or after nothing */
+	int thread_table;	/* compiled for a thread-table call: event fields refused */
 };
 
 static int perr(struct parser *p, const char *fmt, ...)
@@ -613,6 +615,23 @@ static int is_field_end(char c)
 	return is_blank(c) || c == '(' || c == ')' || c == '!' || c == '=' || c == '<' || c == '>';
 }
 
+/* The classes a thread-table filter may use: 0.29.3 refuses the fields of
+ * the event classes (evt, evtin, span, syslog, util) there, at the end of the
+ * first such field. */
+static int works_on_thread_table(const struct field_ref *r)
+{
+	static const char *const event_classes[] = { "evt", "evtin", "span", "syslog", "util" };
+	size_t i, len;
+
+	if (!r->def)
+		return 1;
+	len = strcspn(r->def->cls, " ");	/* "evt (All event types)" */
+	for (i = 0; i < sizeof(event_classes) / sizeof(event_classes[0]); i++)
+		if (strlen(event_classes[i]) == len && !strncmp(r->def->cls, event_classes[i], len))
+			return 0;
+	return 1;
+}
+
 /* Read the field token at pos and resolve it. */
 static int parse_field(struct parser *p, struct field_ref *r)
 {
@@ -641,6 +660,10 @@ static int parse_field(struct parser *p, struct field_ref *r)
 		size_t l = strnlen(tok, sizeof(r->name) - 1);
 		memcpy(r->name, tok, l);
 		r->name[l] = 0;
+	}
+	if (p->thread_table && !works_on_thread_table(r)) {
+		p->pos = e;
+		return perr(p, "the given filter is not supported for thread table filtering");
 	}
 	return 0;
 }
@@ -947,7 +970,7 @@ static int parse_all(struct parser *p)
 	}
 }
 
-struct filter *filter_compile(const char *expr, char *err, size_t errlen)
+static struct filter *compile(const char *expr, int thread_table, char *err, size_t errlen)
 {
 	struct parser p;
 	struct filter *f;
@@ -961,6 +984,7 @@ struct filter *filter_compile(const char *expr, char *err, size_t errlen)
 	p.f = f;
 	p.err = err;
 	p.errlen = errlen;
+	p.thread_table = thread_table;
 	if (parse_all(&p) < 0) {
 		while (p.depth > 0) {
 			p.depth--;
@@ -980,6 +1004,16 @@ struct filter *filter_compile(const char *expr, char *err, size_t errlen)
 		free(mf);
 	}
 	return f;
+}
+
+struct filter *filter_compile(const char *expr, char *err, size_t errlen)
+{
+	return compile(expr, 0, err, errlen);
+}
+
+struct filter *filter_compile_thread_table(const char *expr, char *err, size_t errlen)
+{
+	return compile(expr, 1, err, errlen);
 }
 
 int filter_run(struct filter *f, struct sinsp *s, struct sinsp_evt *e)

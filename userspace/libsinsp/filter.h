@@ -23,6 +23,9 @@ struct filter;
 /* NULL on error, with a one-line message ("filter error at position N: ...")
  * in err. */
 struct filter *filter_compile(const char *expr, char *err, size_t errlen);
+/* The same for the chisel thread-table calls: a field of an event class
+ * (evt, evtin, span, syslog, util) is refused, as 0.29.3 does. */
+struct filter *filter_compile_thread_table(const char *expr, char *err, size_t errlen);
 
 /* 1 if the event matches, 0 if not. */
 int filter_run(struct filter *f, struct sinsp *s, struct sinsp_evt *e);

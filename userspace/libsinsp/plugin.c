@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 #include "plugin.h"
+#include "json_schema.h"
 
 #ifndef SYSDIG_PLUGIN_INSTALL_DIR
 #define SYSDIG_PLUGIN_INSTALL_DIR "/usr/share/sysdig-c/plugins"
@@ -472,11 +473,12 @@ static char *find_in_dirs(const char *name)
 
 /* get_init_schema, as sysdig 0.29.3 reads it when it loads a plugin: a
  * type it does not know is an error; a JSON schema wants a JSON config
- * (the schema itself is not applied here: README, "where we differ") */
+ * that satisfies it (json_schema.c) */
 static int check_init_config(struct plugin *p, char *err, size_t errlen)
 {
 	plugin_init_schema_fn f = (plugin_init_schema_fn)sym(p->dl, "get_init_schema");
 	const char *schema;
+	char why[600];
 
 	p->init_schema_type = PLUGIN_SCHEMA_NONE;
 	schema = f ? f(&p->init_schema_type) : NULL;
@@ -489,6 +491,13 @@ static int check_init_config(struct plugin *p, char *err, size_t errlen)
 	if (p->init_schema_type == PLUGIN_SCHEMA_JSON && *p->init_schema && *p->init_config &&
 	    !json_valid(p->init_config)) {
 		snprintf(err, errlen, "error in plugin %s: init config is not a valid json", p->name);
+		return -1;
+	}
+	/* an empty config is checked as {} (and passed to the plugin empty) */
+	if (p->init_schema_type == PLUGIN_SCHEMA_JSON && *p->init_schema &&
+	    json_schema_check(p->init_schema, *p->init_config ? p->init_config : "{}",
+			      why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "error in plugin %s init config: %s", p->name, why);
 		return -1;
 	}
 	return 0;

@@ -666,6 +666,8 @@ static int run_source(struct run *r, struct scap *h)
 		chisel_set_sinsp(r->chisels, s);
 		if (chisel_capture_start(r->chisels, r->err, sizeof(r->err)) < 0) {
 			fprintf(stderr, "%s\n", r->err);
+			if (chisel_engine_error(r->chisels))
+				chisel_capture_end(r->chisels, r->err, sizeof(r->err));
 			sinsp_close(s);
 			return 1;
 		}

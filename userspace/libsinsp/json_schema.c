@@ -1,0 +1,424 @@
+/*
+ * json_schema.c - checks a plugin's init config against its JSON schema
+ * (plugin_get_init_schema), as sysdig 0.29.3 does when it loads a plugin.
+ *
+ * A small JSON reader builds a tree of the schema and of the config; the
+ * checker applies the constructs plugins use: enum, items, properties,
+ * required and type, in that order at each level, properties (and missing
+ * required ones) in name order,
+ * and reports the first failure with its path ("In <root>[a][1], ..."),
+ * in the reference's words.  Other keywords are not checked.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include "json_schema.h"
+
+enum jtype { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
+
+struct jval {
+	enum jtype t;
+	double num;
+	int b;
+	char *str;		/* J_STR; member name in objects */
+	struct jval **kids;	/* J_ARR items, J_OBJ members */
+	char **keys;
+	size_t n;
+};
+
+struct reader {
+	const char *s;
+	int bad;
+};
+
+static void ws(struct reader *r)
+{
+	while (*r->s == ' ' || *r->s == '\t' || *r->s == '\n' || *r->s == '\r')
+		r->s++;
+}
+
+static void jfree(struct jval *v)
+{
+	size_t i;
+
+	if (!v)
+		return;
+	for (i = 0; i < v->n; i++) {
+		jfree(v->kids[i]);
+		if (v->keys)
+			free(v->keys[i]);
+	}
+	free(v->kids);
+	free(v->keys);
+	free(v->str);
+	free(v);
+}
+
+static char *read_string(struct reader *r)
+{
+	size_t cap = 16, n = 0;
+	char *out;
+
+	if (*r->s != '"' || !(out = malloc(cap))) {
+		r->bad = 1;
+		return NULL;
+	}
+	r->s++;
+	while (*r->s && *r->s != '"') {
+		char c = *r->s++;
+
+		if (c == '\\') {
+			if (!*r->s)
+				break;	/* unterminated: refused below */
+			c = *r->s++;
+			switch (c) {
+			case 'n': c = '\n'; break;
+			case 't': c = '\t'; break;
+			case 'r': c = '\r'; break;
+			case 'b': c = '\b'; break;
+			case 'f': c = '\f'; break;
+			case 'u':	/* kept as text: names compare as written */
+				c = '?';
+				if (strlen(r->s) >= 4)
+					r->s += 4;
+				break;
+			default: break;
+			}
+		}
+		if (n + 2 > cap) {
+			char *t = realloc(out, cap *= 2);
+
+			if (!t) {
+				free(out);
+				r->bad = 1;
+				return NULL;
+			}
+			out = t;
+		}
+		out[n++] = c;
+	}
+	if (*r->s != '"') {
+		free(out);
+		r->bad = 1;
+		return NULL;
+	}
+	r->s++;
+	out[n] = 0;
+	return out;
+}
+
+static struct jval *read_value(struct reader *r, int depth);
+
+static int add_kid(struct jval *v, struct jval *kid, char *key)
+{
+	struct jval **k = realloc(v->kids, (v->n + 1) * sizeof(*k));
+	char **names;
+
+	if (!k)
+		return -1;
+	v->kids = k;
+	if (v->t == J_OBJ) {
+		names = realloc(v->keys, (v->n + 1) * sizeof(*names));
+		if (!names)
+			return -1;
+		v->keys = names;
+		v->keys[v->n] = key;
+	}
+	v->kids[v->n++] = kid;
+	return 0;
+}
+
+static void read_list(struct reader *r, struct jval *v, char close, int depth)
+{
+	ws(r);
+	if (*r->s == close) {
+		r->s++;
+		return;
+	}
+	for (;;) {
+		char *key = NULL;
+		struct jval *kid;
+
+		ws(r);
+		if (v->t == J_OBJ) {
+			key = read_string(r);
+			ws(r);
+			if (r->bad || *r->s != ':') {
+				free(key);
+				r->bad = 1;
+				return;
+			}
+			r->s++;
+		}
+		kid = read_value(r, depth + 1);
+		if (r->bad || add_kid(v, kid, key) < 0) {
+			jfree(kid);
+			free(key);
+			r->bad = 1;
+			return;
+		}
+		ws(r);
+		if (*r->s == ',') {
+			r->s++;
+			continue;
+		}
+		if (*r->s == close) {
+			r->s++;
+			return;
+		}
+		r->bad = 1;
+		return;
+	}
+}
+
+static struct jval *read_value(struct reader *r, int depth)
+{
+	struct jval *v;
+	char *end;
+
+	ws(r);
+	if (depth > 200 || !(v = calloc(1, sizeof(*v)))) {
+		r->bad = 1;
+		return NULL;
+	}
+	if (*r->s == '{' || *r->s == '[') {
+		char close = *r->s == '{' ? '}' : ']';
+
+		v->t = close == '}' ? J_OBJ : J_ARR;
+		r->s++;
+		read_list(r, v, close, depth);
+	} else if (*r->s == '"') {
+		v->t = J_STR;
+		v->str = read_string(r);
+	} else if (!strncmp(r->s, "true", 4) || !strncmp(r->s, "false", 5)) {
+		v->t = J_BOOL;
+		v->b = *r->s == 't';
+		r->s += v->b ? 4 : 5;
+	} else if (!strncmp(r->s, "null", 4)) {
+		v->t = J_NULL;
+		r->s += 4;
+	} else {
+		v->t = J_NUM;
+		v->num = strtod(r->s, &end);
+		if (end == r->s)
+			r->bad = 1;
+		r->s = end;
+	}
+	if (r->bad) {
+		jfree(v);
+		return NULL;
+	}
+	return v;
+}
+
+static struct jval *parse(const char *text)
+{
+	struct reader r = { text, 0 };
+	struct jval *v = read_value(&r, 0);
+
+	if (!r.bad)
+		ws(&r);
+	if (r.bad || *r.s) {
+		jfree(v);
+		return NULL;
+	}
+	return v;
+}
+
+static const struct jval *member(const struct jval *o, const char *name)
+{
+	size_t i;
+
+	if (!o || o->t != J_OBJ)
+		return NULL;
+	for (i = 0; i < o->n; i++)
+		if (!strcmp(o->keys[i], name))
+			return o->kids[i];
+	return NULL;
+}
+
+static int equal(const struct jval *a, const struct jval *b)
+{
+	size_t i;
+
+	if (a->t != b->t || a->n != b->n)
+		return 0;
+	switch (a->t) {
+	case J_NULL: return 1;
+	case J_BOOL: return a->b == b->b;
+	case J_NUM: return a->num == b->num;
+	case J_STR: return !strcmp(a->str, b->str);
+	case J_ARR:
+		for (i = 0; i < a->n; i++)
+			if (!equal(a->kids[i], b->kids[i]))
+				return 0;
+		return 1;
+	case J_OBJ:
+		for (i = 0; i < a->n; i++) {
+			const struct jval *o = member(b, a->keys[i]);
+
+			if (!o || !equal(a->kids[i], o))
+				return 0;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+static int type_is(const struct jval *v, const char *name)
+{
+	if (!strcmp(name, "integer"))
+		return v->t == J_NUM && v->num == floor(v->num);
+	if (!strcmp(name, "number"))
+		return v->t == J_NUM;
+	if (!strcmp(name, "string"))
+		return v->t == J_STR;
+	if (!strcmp(name, "boolean"))
+		return v->t == J_BOOL;
+	if (!strcmp(name, "object"))
+		return v->t == J_OBJ;
+	if (!strcmp(name, "array"))
+		return v->t == J_ARR;
+	if (!strcmp(name, "null"))
+		return v->t == J_NULL;
+	return 0;
+}
+
+static int type_ok(const struct jval *v, const struct jval *type)
+{
+	size_t i;
+
+	if (type->t == J_STR)
+		return type_is(v, type->str);
+	if (type->t != J_ARR)
+		return 1;
+	for (i = 0; i < type->n; i++)
+		if (type->kids[i]->t == J_STR && type_is(v, type->kids[i]->str))
+			return 1;
+	return 0;
+}
+
+struct check {
+	char *err;
+	size_t errlen;
+	char path[512];
+};
+
+static int fail(struct check *c, const char *what)
+{
+	snprintf(c->err, c->errlen, "In %s, %s", c->path, what);
+	return -1;
+}
+
+static int validate(struct check *c, const struct jval *schema, const struct jval *v);
+
+/* validate v at path + "[part]", then restore the path */
+static int validate_at(struct check *c, const struct jval *schema, const struct jval *v,
+		       const char *part)
+{
+	size_t len = strlen(c->path);
+	int rc;
+
+	snprintf(c->path + len, sizeof(c->path) - len, "[%s]", part);
+	rc = validate(c, schema, v);
+	c->path[len] = 0;
+	return rc;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int check_properties(struct check *c, const struct jval *props, const struct jval *v)
+{
+	const char **names;
+	size_t i;
+	int rc = 0;
+
+	if (props->t != J_OBJ || v->t != J_OBJ || !v->n)
+		return 0;
+	names = malloc(v->n * sizeof(*names));
+	if (!names)
+		return 0;
+	for (i = 0; i < v->n; i++)
+		names[i] = v->keys[i];
+	qsort(names, v->n, sizeof(*names), by_name);
+	for (i = 0; i < v->n && !rc; i++) {
+		const struct jval *sub = member(props, names[i]);
+
+		if (sub)
+			rc = validate_at(c, sub, member(v, names[i]), names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+static int validate(struct check *c, const struct jval *schema, const struct jval *v)
+{
+	const struct jval *k;
+	size_t i;
+
+	if (schema->t != J_OBJ)
+		return 0;
+	k = member(schema, "enum");
+	if (k && k->t == J_ARR) {
+		for (i = 0; i < k->n && !equal(k->kids[i], v); i++)
+			;
+		if (i == k->n)
+			return fail(c, "Failed to match against any enum values.");
+	}
+	k = member(schema, "items");
+	if (k && k->t == J_OBJ && v->t == J_ARR) {
+		for (i = 0; i < v->n; i++) {
+			char idx[32];
+
+			snprintf(idx, sizeof(idx), "%zu", i);
+			if (validate_at(c, k, v->kids[i], idx) < 0)
+				return -1;
+		}
+	}
+	k = member(schema, "properties");
+	if (k && check_properties(c, k, v) < 0)
+		return -1;
+	k = member(schema, "required");
+	if (k && k->t == J_ARR && v->t == J_OBJ) {
+		const char *missing = NULL;	/* the first in name order */
+
+		for (i = 0; i < k->n; i++)
+			if (k->kids[i]->t == J_STR && !member(v, k->kids[i]->str) &&
+			    (!missing || strcmp(k->kids[i]->str, missing) < 0))
+				missing = k->kids[i]->str;
+		if (missing) {
+			char m[300];
+
+			snprintf(m, sizeof(m), "Missing required property '%s'.", missing);
+			return fail(c, m);
+		}
+	}
+	k = member(schema, "type");
+	if (k && !type_ok(v, k))
+		return fail(c, "Value type not permitted by 'type' constraint.");
+	return 0;
+}
+
+int json_schema_check(const char *schema, const char *doc, char *err, size_t errlen)
+{
+	struct jval *s = parse(schema), *d;
+	struct check c;
+	int rc = 0;
+
+	if (!s)
+		return 0;	/* not a schema we can read: nothing to apply */
+	d = parse(doc);
+	if (d) {
+		c.err = err;
+		c.errlen = errlen;
+		snprintf(c.path, sizeof(c.path), "<root>");
+		rc = validate(&c, s, d);
+	}
+	jfree(s);
+	jfree(d);
+	return rc;
+}
