@@ -55,23 +55,23 @@ static void jfree(struct jval *v)
 	free(v);
 }
 
-static char *read_string(struct reader *r)
+/* the JSON reader's string, also plugin.c's */
+char *json_read_string(const char **p)
 {
+	const char *s = *p;
 	size_t cap = 16, n = 0;
 	char *out;
 
-	if (*r->s != '"' || !(out = malloc(cap))) {
-		r->bad = 1;
+	if (*s != '"' || !(out = malloc(cap)))
 		return NULL;
-	}
-	r->s++;
-	while (*r->s && *r->s != '"') {
-		char c = *r->s++;
+	s++;
+	while (*s && *s != '"') {
+		char c = *s++;
 
 		if (c == '\\') {
-			if (!*r->s)
+			if (!*s)
 				break;	/* unterminated: refused below */
-			c = *r->s++;
+			c = *s++;
 			switch (c) {
 			case 'n': c = '\n'; break;
 			case 't': c = '\t'; break;
@@ -80,8 +80,8 @@ static char *read_string(struct reader *r)
 			case 'f': c = '\f'; break;
 			case 'u':	/* kept as text: names compare as written */
 				c = '?';
-				if (strlen(r->s) >= 4)
-					r->s += 4;
+				if (strlen(s) >= 4)
+					s += 4;
 				break;
 			default: break;
 			}
@@ -91,20 +91,27 @@ static char *read_string(struct reader *r)
 
 			if (!t) {
 				free(out);
-				r->bad = 1;
 				return NULL;
 			}
 			out = t;
 		}
 		out[n++] = c;
 	}
-	if (*r->s != '"') {
+	if (*s != '"') {
 		free(out);
-		r->bad = 1;
 		return NULL;
 	}
-	r->s++;
 	out[n] = 0;
+	*p = s + 1;
+	return out;
+}
+
+static char *read_string(struct reader *r)
+{
+	char *out = json_read_string(&r->s);
+
+	if (!out)
+		r->bad = 1;
 	return out;
 }
 

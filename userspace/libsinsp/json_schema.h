@@ -12,4 +12,8 @@
  * permitted by 'type' constraint." */
 int json_schema_check(const char *schema, const char *doc, char *err, size_t errlen);
 
+/* the JSON string at *p (a '"'), malloc'd with its escapes decoded (\uXXXX
+ * as '?'), *p moved past it; NULL when it is not a whole string */
+char *json_read_string(const char **p);
+
 #endif
