@@ -1,6 +1,7 @@
 /*
  * json_schema.h - a plugin's init config checked against its JSON schema
- * (json_schema.c): the constructs enum, items, properties, required, type.
+ * (json_schema.c): the draft 7 keywords 0.29.3 applies (not $ref, format,
+ * propertyNames).
  */
 #ifndef JSON_SCHEMA_H
 #define JSON_SCHEMA_H
