@@ -53,6 +53,15 @@ static __always_inline __u64 iov_total(__u64 uiov, __u64 cnt)
 	return tot;
 }
 
+/*
+ * the size of a read into iovecs of tot bytes: the bytes read, the whole
+ * total when the call failed (the reference's rule)
+ */
+static __always_inline __u64 read_size(__u64 tot, __s64 ret)
+{
+	return ret >= 0 && tot > (__u64)ret ? (__u64)ret : tot;
+}
+
 /* the first len bytes (capped by snaplen) spread over an iovec array */
 static __always_inline void push_iov_data(struct bld *b, __u64 uiov, __u64 cnt, __s64 len)
 {
@@ -154,7 +163,7 @@ FILLER(fill_rw)
 	case PPME_SYSCALL_PREADV_E:
 		begin_evt(&b, c->exit_type);
 		push_u64(&b, c->ret);
-		push_u32(&b, iov_total(c->args[1], c->args[2]));
+		push_u32(&b, read_size(iov_total(c->args[1], c->args[2]), c->ret));
 		push_iov_data(&b, c->args[1], c->args[2], c->ret);
 		break;
 	default:

@@ -53,10 +53,25 @@ if [ -x /usr/bin/sysdig-c ]; then
 	sysdig_capture ours --kmod
 	check our_sysdig_capture $?
 fi
+# a filter naming an event type: the module's event mask still carries the
+# state events (execve, clone, procexit...), so stackprog, started after the
+# capture, is named and its 5 writes to fd 1 (enter and exit) are seen,
+# and nothing but its writes
+if [ -x /usr/bin/sysdig-c ] && [ -x /usr/bin/stackprog ]; then
+	$T /usr/bin/sysdig-c --kmod -p '%proc.name %evt.dir %evt.type %fd.num' \
+		'proc.name=stackprog and evt.type=write' >"$OUT/typemask.txt" 2>"$OUT/typemask.err" &
+	SD=$!
+	wait_attached
+	STACKPROG_PAUSE_MS=1000 /usr/bin/stackprog 5 >/dev/null 2>&1
+	sleep 2
+	kill -INT $SD
+	wait $SD
+	n=$(grep -c "^stackprog [<>] write 1$" "$OUT/typemask.txt")
+	other=$(grep -vc "^stackprog [<>] write [0-9]*$" "$OUT/typemask.txt")
+	check kmod_type_mask $([ "$n" = 10 ] && [ "$other" = 0 ] && echo 0 || echo 1)
+fi
 # --stacks through the module: stackprog (main -> marker_caller ->
-# marker_func_write -> write(1), 5 times) is named in each write's stack.
-# No evt.type in the filter: the module's event mask would then leave out
-# the execve that names the process
+# marker_func_write -> write(1), 5 times) is named in each write's stack
 if [ -x /usr/bin/sysdig-c ] && [ -x /usr/bin/stackprog ]; then
 	$T /usr/bin/sysdig-c --kmod --stacks -p '%proc.name %evt.dir %evt.type %fd.num %evt.stack' \
 		'proc.name=stackprog' >"$OUT/stacks.txt" 2>"$OUT/stacks.err" &
