@@ -1108,7 +1108,7 @@ int kmod_fill_event(struct kfill *f, u16 type)
 		if (err)
 			return err;
 	}
-	hdr.ts = ktime_get_real_ns();
+	hdr.ts = f->ts ? f->ts : ktime_get_real_ns();
 	hdr.tid = f->task->pid;
 	hdr.len = f->pos;
 	hdr.type = type;
