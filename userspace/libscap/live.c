@@ -6,6 +6,8 @@
  * (engine/bpf, built with SCAP_HAVE_BPF).  opts->driver forces one of them.
  * An engine that was not built reports so with one clear line.  Every live
  * handle gets the procinfo layer (procinfo.c) in front of its engine.
+ * scap_live_wants_pair() is the one rule by which both engines turn an
+ * event mask into what their driver captures.
  */
 #include <stdio.h>
 #include <unistd.h>
