@@ -46,10 +46,13 @@
 #                      signaldeliver each, after the call, dpid = the receiver
 #   pidns              unshare -p -f BLOCKER: proc.vpid and thread.vtid are 1 in
 #                      the new pid namespace, proc.pid the host pid
-#   container_cgroup   a process moved into a test cgroup named like a docker
-#                      scope (docker-<64 hex>.scope, pids hierarchy, or the v2
-#                      one) gets container.id = the first 12 hex digits; a
-#                      process outside stays on the host
+#   container_cgroup   processes moved into test cgroups named like each
+#                      container layout (docker scope and cgroupfs, podman
+#                      libpod scope, containerd and cri-o scopes, cri-o and
+#                      plain ids under kubepods, lxc; pids hierarchy or v2)
+#                      get the exact container.id and container.type; a
+#                      process outside stays on the host; the ids equal the
+#                      reference's on the same file
 #   chisel_snaplen     live -c echo_fds (sysdig.set_snaplen(2000)) shows all of a
 #                      1500-byte write; without a chisel the default 80 bytes;
 #                      -s 100 wins over the chisel
@@ -679,36 +682,76 @@ pidns)
 	fi
 	;;
 container_cgroup)
+	# one process per layout, in a cgroup of the pids hierarchy (v1) or of
+	# the v2 tree (controllers enabled down the path: a v2 cgroup without
+	# them has no css of its own, nothing shows it)
 	B=$(basename "$BLOCKER" | cut -c1-15)
 	ID=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
-	CG=
+	POD=pod$(head -c 8 /dev/urandom | od -An -tx1 | tr -d ' \n')
+	ROOT=
 	for root in /sys/fs/cgroup/pids /sys/fs/cgroup/unified /sys/fs/cgroup; do
-		if [ -w "$root/cgroup.procs" ] && mkdir "$root/docker-$ID.scope" 2>/dev/null; then
-			CG=$root/docker-$ID.scope
-			break
-		fi
+		[ -w "$root/cgroup.procs" ] || continue
+		case "$root" in
+		*/pids) ROOT=$root; break ;;
+		*) grep -qw pids "$root/cgroup.controllers" 2>/dev/null && { ROOT=$root; break; } ;;
+		esac
 	done
-	[ -n "$CG" ] || skip "cannot create a test cgroup"
-	# a v2 cgroup without controllers has no css of its own: nothing shows it
-	case "$CG" in
-	/sys/fs/cgroup/unified/*|/sys/fs/cgroup/docker-*)
-		grep -q . "$(dirname "$CG")/cgroup.subtree_control" 2>/dev/null ||
-			{ rmdir "$CG"; skip "cgroup v2 without controllers enabled for children"; } ;;
-	esac
+	[ -n "$ROOT" ] || skip "no writable pids cgroup hierarchy (v1 or v2 with the pids controller)"
+	# layout relative path, expected container.id and container.type
+	# a container id per layout (the container table keeps one type per id)
+	id() { printf '%02x%s' "$1" "${ID:2}"; }
+	cat > "$TMP/layouts" <<-EOF
+	docker-$(id 1).scope $(id 1 | cut -c1-12) docker
+	sdtest-docker/$(id 2) $(id 2 | cut -c1-12) docker
+	sdtest.slice/libpod-$(id 3).scope $(id 3 | cut -c1-12) podman
+	sdtest.slice/$POD.slice/cri-containerd-$(id 4).scope $(id 4 | cut -c1-12) containerd
+	sdtest.slice/$POD.slice/crio-$(id 5).scope $(id 5 | cut -c1-12) cri-o
+	sdtest-kubepods/$POD/crio-$(id 6) $(id 6 | cut -c1-12) cri-o
+	sdtest-kubepods/$POD/$(id 7) $(id 7 | cut -c1-12) docker
+	sdtest-lxc/lxc/sdtest$$ sdtest$$ lxc
+	EOF
+	made=
+	rm_cgroups() {
+		for d in $made; do
+			while [ "$d" != "$ROOT" ]; do rmdir "$d" 2>/dev/null || break; d=$(dirname "$d"); done
+		done
+	}
 	start_capture "$TMP/c.scap" "proc.name=$B"
-	sh -c 'echo $$ > "$1/cgroup.procs" && exec env ASAN_OPTIONS=detect_leaks=0 "$2" spin 50' sh "$CG" "$BLOCKER"
-	rc=$?
-	ASAN_OPTIONS=detect_leaks=0 "$BLOCKER" spin 50
+	n=0
+	while read -r rel id type; do
+		CG=$ROOT/$rel
+		mkdir -p "$CG" || { rm_cgroups; fail "mkdir $CG"; }
+		made="$CG $made"
+		if [ "$ROOT" != /sys/fs/cgroup/pids ]; then
+			d=$(dirname "$CG")
+			while [ "$d" != "$(dirname "$ROOT")" ]; do
+				echo +pids > "$d/cgroup.subtree_control" 2>/dev/null
+				[ "$d" = "$ROOT" ] && break
+				d=$(dirname "$d")
+			done
+		fi
+		sh -c 'echo $$ > "$1/cgroup.procs" && exec env ASAN_OPTIONS=detect_leaks=0 "$2" spin 20' sh "$CG" "$BLOCKER" ||
+			{ rm_cgroups; fail "running in $CG failed"; }
+		n=$((n + 1))
+	done < "$TMP/layouts"
+	ASAN_OPTIONS=detect_leaks=0 "$BLOCKER" spin 20
 	stop_capture
-	rmdir "$CG" 2>/dev/null
-	[ "$rc" = 0 ] || fail "moving into $CG failed"
-	"$SYSDIG" -r "$TMP/c.scap" -p "%proc.pid %container.id %container.type" "proc.name=$B" |
-		sort -u > "$TMP/c.txt" || fail "reading back"
+	rm_cgroups
+	F="proc.name=$B and evt.type=execve and evt.dir=<"
+	"$SYSDIG" -r "$TMP/c.scap" -p "%container.id %container.type %thread.cgroup.pids" "$F" > "$TMP/c.txt" ||
+		fail "reading back"
 	cat "$TMP/c.txt"
-	echo "cgroup $CG"
-	grep -qx "[0-9]* ${ID:0:12} docker" "$TMP/c.txt" || fail "no container.id ${ID:0:12}"
-	grep -qx "[0-9]* host host" "$TMP/c.txt" || fail "the process outside is not on the host"
-	[ "$(wc -l < "$TMP/c.txt")" = 2 ] || fail "more than the two expected processes/ids"
+	[ "$(wc -l < "$TMP/c.txt")" = $((n + 1)) ] || fail "not one execve per layout and one outside"
+	while read -r rel id type; do
+		grep -q "^$id $type .*/$rel\$" "$TMP/c.txt" || fail "$rel: not container.id $id type $type"
+	done < "$TMP/layouts"
+	grep -q "^host host " "$TMP/c.txt" || fail "the process outside is not on the host"
+	# the ids are the reference's (its types need the runtimes: not compared)
+	if [ -x "$REF" ]; then
+		"$REF" -r "$TMP/c.scap" -p "%container.id" "$F" > "$TMP/ref.txt" 2>/dev/null ||
+			fail "the reference does not read the file"
+		cut -d' ' -f1 "$TMP/c.txt" | diff - "$TMP/ref.txt" || fail "container ids differ from the reference"
+	fi
 	;;
 chisel_snaplen)
 	"$SYSDIG" -cl 2>/dev/null | grep -q echo_fds || skip "no echo_fds chisel"

@@ -101,7 +101,7 @@ struct sinsp_evt {
 enum sinsp_container_type {	/* sysdig's sinsp_container_type numbering */
 	SINSP_CT_DOCKER = 0, SINSP_CT_LXC = 1, SINSP_CT_LIBVIRT_LXC = 2, SINSP_CT_MESOS = 3,
 	SINSP_CT_RKT = 4, SINSP_CT_CUSTOM = 5, SINSP_CT_CRI = 6, SINSP_CT_CONTAINERD = 7,
-	SINSP_CT_CRIO = 8, SINSP_CT_BPM = 9,
+	SINSP_CT_CRIO = 8, SINSP_CT_BPM = 9, SINSP_CT_STATIC = 10, SINSP_CT_PODMAN = 11,
 };
 
 struct sinsp_container {
@@ -207,9 +207,18 @@ const struct sinsp_container *sinsp_container_find(const struct sinsp *s, const 
 						   size_t len);
 /* "docker", "cri-o", ... as container.type prints it; NULL for other types */
 const char *sinsp_container_type_name(uint32_t type);
-/* the container id the thread's cgroups name into out; its length, 0 for
- * a thread on the host */
-size_t sinsp_thread_container_id(const struct sinsp_threadinfo *t, char out[13]);
+/* the container a cgroup list ("subsys=path\0"...) names, by sysdig
+ * 0.29.3's rules (cgroup_container.c): id points into the list (len
+ * bytes, not NUL-terminated), type is a sinsp_container_type; returns
+ * len, 0 on the host */
+struct sinsp_cgroup_match {
+	const char *id;
+	size_t len;
+	uint32_t type;
+};
+size_t sinsp_cgroups_container(const char *cgroups, size_t len, struct sinsp_cgroup_match *m);
+/* the same for a thread's cgroups (t may be NULL) */
+size_t sinsp_thread_container(const struct sinsp_threadinfo *t, struct sinsp_cgroup_match *m);
 
 /* fd tables */
 struct sinsp_fdtable *sinsp_thread_fdtable(struct sinsp *s, struct sinsp_threadinfo *t);
