@@ -117,12 +117,17 @@ struct scap_bpf_counters {
 #define SCAP_BPF_F_TREE 16
 /* settings.flags: with SCAP_BPF_F_PIDS, the threads of sel_tids too */
 #define SCAP_BPF_F_TIDS 32
+/* settings.flags: only tasks named one of the want_comms map (their own
+ * comm or their thread group leader's), plus the lifecycle, as
+ * SCAP_BPF_F_COMM for a list of names (proc.name in (a, b, ...)) */
+#define SCAP_BPF_F_COMMS 128
 
 /* the selection bitmaps: one bit per pid up to the kernel's PID_MAX_LIMIT
  * (pid_max cannot be set higher); the -U map holds up to 32 names, NUL-padded */
 #define SCAP_BPF_PID_LIMIT (1u << 22)
 #define SCAP_BPF_PID_WORDS (SCAP_BPF_PID_LIMIT / 64)
 #define SCAP_BPF_MAX_SUPPRESSED 32
+#define SCAP_BPF_MAX_COMMS 64	/* want_comms: FILTER_PUSH_MAX names */
 struct scap_bpf_comm {
 	char name[16];
 };

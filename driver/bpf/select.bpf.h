@@ -7,6 +7,7 @@
  * compiled capture filter and the command line):
  * - SCAP_BPF_F_COMM: only tasks named settings.comm (or whose thread group
  *   leader is), plus every process's lifecycle (clone/execve/procexit);
+ * - SCAP_BPF_F_COMMS: the same for the names of want_comms (a list);
  * - SCAP_BPF_F_SUPPRESS (-U): not the tasks named one of sel_comms (same
  *   rule, lifecycle kept: userspace follows their descendants);
  * - SCAP_BPF_F_PIDS: only the processes of sel_tgids and (SCAP_BPF_F_TIDS)
@@ -30,6 +31,13 @@ struct {
 	__type(value, __u8);
 } sel_comms SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, SCAP_BPF_MAX_COMMS);
+	__type(key, struct scap_bpf_comm);
+	__type(value, __u8);
+} want_comms SEC(".maps");
+
 /*
  * settings.comm: compared on its bytes up to its NUL (comm_mask), two
  * 8-byte words, with plain loads of the BTF task pointer (no helper call)
@@ -51,17 +59,18 @@ static __always_inline int task_named(struct task_struct *t)
 }
 
 /* the kernel keeps comm NUL-padded (strscpy_pad): the 16 bytes are the key */
-static __always_inline int comm_listed(const char *comm)
+static __always_inline int comm_listed(void *names, const char *comm)
 {
 	struct scap_bpf_comm k;
 
 	__builtin_memcpy(&k, comm, sizeof(k));
-	return bpf_map_lookup_elem(&sel_comms, &k) != NULL;
+	return bpf_map_lookup_elem(names, &k) != NULL;
 }
 
-static __always_inline int task_suppressed(struct task_struct *t)
+/* t or its thread group leader is named one of names */
+static __always_inline int task_listed(void *names, struct task_struct *t)
 {
-	return comm_listed(t->comm) || comm_listed(t->group_leader->comm);
+	return comm_listed(names, t->comm) || comm_listed(names, t->group_leader->comm);
 }
 
 static __always_inline int bit_has(const __u64 *bits, __u32 id)
@@ -99,7 +108,8 @@ static __always_inline int task_dropped(struct task_struct *t, int lifecycle,
 	if (lifecycle)
 		return 0;
 	if (((f & SCAP_BPF_F_COMM) && !task_named(t)) ||
-	    ((f & SCAP_BPF_F_SUPPRESS) && task_suppressed(t))) {
+	    ((f & SCAP_BPF_F_COMMS) && !task_listed(&want_comms, t)) ||
+	    ((f & SCAP_BPF_F_SUPPRESS) && task_listed(&sel_comms, t))) {
 		__sync_fetch_and_add(&c->n_suppressed, nevts);
 		return 1;
 	}

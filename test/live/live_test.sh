@@ -20,6 +20,9 @@
 #                      not seen) while the state (fd names) stays complete
 #   comm_filter        proc.name=X: other processes suppressed in the driver
 #                      (storm not seen), every call of X written
+#   comm_list          proc.name in (A, B) goes down as a list of names (storm
+#                      left out in the driver); the same run captured without
+#                      the pushdown (SYSDIG_NO_PUSHDOWN=1) prints the same lines
 #   pid_filter         proc.pid=P goes down to the driver: a storm of another
 #                      process is not delivered (counted as unselected), every
 #                      call of P written, nothing of its child or of others
@@ -397,6 +400,36 @@ comm_filter)
 		"$W > procexit status=0 ret=0 sig=0 core=0 $"
 	others=$(grep -vc "^[0-9]* [0-9:.]* [0-9]* $COMM (" "$TMP/c.txt")
 	[ "$others" = 0 ] || fail "$others events of other processes: $(grep -v " $COMM (" "$TMP/c.txt" | head -2)"
+	;;
+comm_list)
+	# proc.name in (A, B) goes down as a list of names: a storm is left out
+	# in the driver; a second capture of the same run without the pushdown
+	# (SYSDIG_NO_PUSHDOWN=1) prints the same events of A and B
+	B=$(basename "$BLOCKER" | cut -c1-15)
+	FL="proc.name in ($COMM, $B)"
+	SYSDIG_NO_PUSHDOWN=1 "$SYSDIG" -v -w "$TMP/all.scap" "$FL" 2>"$TMP/all.err" &
+	ALL_PID=$!
+	CAP_PID=$ALL_PID wait_capture "$TMP/all.scap"
+	start_capture "$TMP/c.scap" -v "$FL"
+	run_workload
+	release_workload
+	ASAN_OPTIONS=detect_leaks=0 "$BLOCKER" spin 20 || fail "blocker failed"
+	"$STORM" getppid 200000 >/dev/null
+	stop_capture
+	storm_left_out comm 200000
+	sleep 1
+	kill -INT "$ALL_PID"
+	wait "$ALL_PID" || fail "the capture without pushdown failed: $(cat "$TMP/all.err")"
+	ALL_PID=
+	grep -q "^Suppressed by Comm:0$" "$TMP/all.err" || fail "SYSDIG_NO_PUSHDOWN=1 still suppressed"
+	grep -q "^Driver Drops:0$" "$TMP/all.err" || fail "drops without the pushdown: $(cat "$TMP/all.err")"
+	P="%proc.pid %thread.tid %proc.name %evt.dir %evt.type %evt.info"
+	"$SYSDIG" -r "$TMP/c.scap" -p "$P" > "$TMP/c.txt" || fail "reading back"
+	"$SYSDIG" -r "$TMP/all.scap" -p "$P" > "$TMP/all.txt" || fail "reading back"
+	echo "$(wc -l < "$TMP/c.txt") events with the pushdown, $(wc -l < "$TMP/all.txt") without"
+	grep -q " $B < execve " "$TMP/c.txt" || fail "no execve of $B"
+	grep -q " $COMM > procexit " "$TMP/c.txt" || fail "no procexit of $COMM"
+	diff "$TMP/all.txt" "$TMP/c.txt" > "$TMP/d.txt" || fail "outputs differ: $(head -5 "$TMP/d.txt")"
 	;;
 pid_filter)
 	run_workload

@@ -284,6 +284,9 @@ struct scap_live_opts {
 	 * plus every process's clone/fork/execve/procexit; a hint, the caller
 	 * still filters (engines may ignore it) */
 	const char *comm;
+	/* with ncomms > 0: only tasks named one of comms, the same way */
+	const char *const *comms;
+	int ncomms;
 	/* --stacks: NULL none; else [PPM_EVENT_MAX] 1 where the call stack of
 	 * the event's syscall is taken (a PPME_STACK_E before its enter event) */
 	const uint8_t *stack_mask;

@@ -1,7 +1,7 @@
 /*
  * bpf_select.c - which tasks the BPF driver captures, from the open options
- * (scap_live_opts comm / select / suppress): the settings flags, the
- * sel_tgids / sel_tids bitmaps and the sel_comms map of
+ * (scap_live_opts comm / comms / select / suppress): the settings flags,
+ * the sel_tgids / sel_tids bitmaps and the sel_comms / want_comms maps of
  * driver/bpf/select.bpf.h.  A process tree is
  * seeded from the /proc snapshot (its existing descendants); the driver
  * adds the ones forked later.
@@ -56,24 +56,26 @@ static int has_id(const volatile __u64 *bits, uint64_t id)
 	return id < SCAP_BPF_PID_LIMIT && (bits[id / 64] >> (id % 64) & 1);
 }
 
-/* -U names the kernel can have (up to 15 characters) */
-static int set_suppress(struct probe_bpf *s, const struct scap_live_opts *o, char *err)
+/* names the kernel can have (up to 15 characters) into map m of the
+ * driver, flag set when one went in */
+static int add_comms(struct probe_bpf *s, struct bpf_map *m, const char *const *names, int n,
+		     uint32_t flag, const char *what, char *err)
 {
 	uint8_t one = 1;
 
-	for (int i = 0; i < o->nsuppress; i++) {
+	for (int i = 0; i < n; i++) {
 		struct scap_bpf_comm k = { { 0 } };
-		size_t n = strlen(o->suppress[i]);
+		size_t len = strlen(names[i]);
 
-		if (!n || n >= sizeof(k.name))
+		if (!len || len >= sizeof(k.name))
 			continue;
-		memcpy(k.name, o->suppress[i], n);
-		if (bpf_map__update_elem(s->maps.sel_comms, &k, sizeof(k), &one, sizeof(one), BPF_ANY)) {
-			snprintf(err, SCAP_ERRBUF_SIZE, "live capture: cannot suppress %s: %s",
-				 o->suppress[i], strerror(errno));
+		memcpy(k.name, names[i], len);
+		if (bpf_map__update_elem(m, &k, sizeof(k), &one, sizeof(one), BPF_ANY)) {
+			snprintf(err, SCAP_ERRBUF_SIZE, "live capture: cannot %s %s: %s", what,
+				 names[i], strerror(errno));
 			return -1;
 		}
-		s->bss->settings.flags |= SCAP_BPF_F_SUPPRESS;
+		s->bss->settings.flags |= flag;
 	}
 	return 0;
 }
@@ -83,7 +85,9 @@ int bpf_select_apply(struct probe_bpf *s, const struct scap_live_opts *o, char *
 	const struct scap_select *sel = o->select;
 
 	set_comm(&s->bss->settings, o->comm);
-	if (set_suppress(s, o, err))
+	if (add_comms(s, s->maps.sel_comms, o->suppress, o->nsuppress, SCAP_BPF_F_SUPPRESS,
+		      "suppress", err) ||
+	    add_comms(s, s->maps.want_comms, o->comms, o->ncomms, SCAP_BPF_F_COMMS, "select", err))
 		return -1;
 	if (!sel || !(sel->npids + sel->ntids + sel->nroots))
 		return 0;
