@@ -257,6 +257,26 @@ static void test_pushdown(void **state)
 			fail_msg("%s: %u names pushed", whole[i], pd.ncomms);
 		filter_free(f);
 	}
+	/* container ids: 12 hex digits, all of them */
+	f = compile_ok("container.id in (0123456789ab, ABCDEF012345) and evt.type=open");
+	filter_pushdown(f, &pd);
+	assert_int_equal(pd.ncids, 2);
+	assert_string_equal(pd.cids[0], "0123456789ab");
+	assert_string_equal(pd.cids[1], "ABCDEF012345");
+	filter_free(f);
+	const char *const not_cids[] = {
+		"container.id=host", "container.id in (0123456789ab, host)", "container.id=mylxc",
+		"container.id=0123456789abc", "container.id=0123456789ag", "container.id!=0123456789ab",
+		"container.id=0123456789ab or proc.pid=1", "not container.id=0123456789ab",
+		"container.id contains 0123456789ab",
+	};
+	for (size_t i = 0; i < sizeof(not_cids) / sizeof(not_cids[0]); i++) {
+		f = compile_ok(not_cids[i]);
+		filter_pushdown(f, &pd);
+		if (pd.ncids)
+			fail_msg("%s: %u container ids pushed", not_cids[i], pd.ncids);
+		filter_free(f);
+	}
 	/* the first comm term of the conjunction that can go down */
 	f = compile_ok("proc.name=abcdefghijklmnop and proc.name in (a, b) and proc.name=c");
 	filter_pushdown(f, &pd);

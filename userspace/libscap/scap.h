@@ -309,6 +309,11 @@ struct scap_select {
 	/* 1: the caller relies on it (sysdig -- CMD): an engine that cannot
 	 * select refuses to open */
 	int exact;
+	/* container ids (12 characters): only the tasks of a cgroup whose
+	 * path names one of them, and of cgroups made below those or named
+	 * for one of them later (the lifecycle of all stays) */
+	const char *const *container_ids;
+	uint32_t ncontainer_ids;
 };
 /* NULL with one clear line in err ("needs root", "no BTF", ...) */
 struct scap *scap_open_live(const struct scap_live_opts *opts, char *err);

@@ -51,6 +51,12 @@ size_t sinsp_thread_container(const struct sinsp_threadinfo *t, struct sinsp_cgr
 		m->len = 0;
 		return 0;
 	}
+	if (t->cid_known) {
+		m->id = t->cid_len ? t->cgroups + t->cid_off : NULL;
+		m->len = t->cid_len;
+		m->type = t->cid_type;
+		return m->len;
+	}
 	return sinsp_cgroups_container(t->cgroups, t->cgroups_len, m);
 }
 
@@ -216,11 +222,16 @@ void containers_event(struct sinsp *s, const struct scap_evt *e)
 	add(s, &c);
 }
 
-void containers_add_thread(struct sinsp *s, const struct sinsp_threadinfo *t)
+void containers_add_thread(struct sinsp *s, struct sinsp_threadinfo *t)
 {
 	struct sinsp_container c = { 0 };
 	struct sinsp_cgroup_match m;
-	size_t n = sinsp_thread_container(t, &m);
+	size_t n = sinsp_cgroups_container(t->cgroups, t->cgroups_len, &m);
+
+	t->cid_off = n ? (uint32_t)(m.id - t->cgroups) : 0;
+	t->cid_len = (uint32_t)n;
+	t->cid_type = n ? m.type : 0;
+	t->cid_known = 1;
 
 	if (!n || sinsp_container_find(s, m.id, n))
 		return;

@@ -5,10 +5,12 @@
  * process names (proc.name = / in, or an "or" of such checks only), the processes
  * (proc.pid = / in), the threads (thread.tid = / in) and the process
  * trees (proc.apid = / in: the descendants of a pid; proc.ppid: its
- * children).  Every event the filter accepts comes from a task so named
+ * children) and the containers (container.id = / in, ids of 12 hex
+ * digits: the docker, podman and CRI ones).  Every event the filter accepts comes from a task so named
  * and selected, so the driver may drop the others (driver/bpf/select.bpf.h);
  * the filter still runs on what arrives.
  */
+#include <ctype.h>
 #include <string.h>
 #include "filter_internal.h"
 
@@ -93,9 +95,34 @@ static void push_comms(const struct filter *f, int n, struct filter_pushdown *pd
 	}
 }
 
+/* container.id = / in: the ids, when all are 12 hex digits (the runtimes'
+ * ids, the driver follows their cgroups; "host" and names are not) */
+static void push_container_ids(const struct fnode *c, struct filter_pushdown *pd)
+{
+	if (pd->ncids || (c->op != OP_EQ && c->op != OP_IN) || !c->nvals ||
+	    c->nvals > FILTER_PUSH_MAX)
+		return;
+	for (uint32_t i = 0; i < c->nvals; i++) {
+		const struct fvalue *v = &c->vals[i];
+
+		if (v->len != 12)
+			return;
+		for (uint32_t k = 0; k < 12; k++)
+			if (!isxdigit((unsigned char)v->s[k]))
+				return;
+	}
+	for (uint32_t i = 0; i < c->nvals; i++) {
+		memcpy(pd->cids[i], c->vals[i].s, 12);
+		pd->cids[i][12] = 0;
+	}
+	pd->ncids = c->nvals;
+}
+
 static void push_check(const struct filter *f, const struct fnode *c, struct filter_pushdown *pd)
 {
-	if (c->special == SP_APID_ANY || (c->special == SP_NONE && field_is(f, c, "proc.ppid"))) {
+	if (c->special == SP_NONE && field_is(f, c, "container.id")) {
+		push_container_ids(c, pd);
+	} else if (c->special == SP_APID_ANY || (c->special == SP_NONE && field_is(f, c, "proc.ppid"))) {
 		push_pids(c, pd->roots, &pd->nroots);
 	} else if (c->special == SP_NONE && field_is(f, c, "proc.pid")) {
 		push_pids(c, pd->pids, &pd->npids);

@@ -42,6 +42,11 @@ struct sinsp_threadinfo {
 	uint32_t env_len;
 	char *cgroups;		/* "subsys=path\0" repeated */
 	uint32_t cgroups_len;
+	/* the container the cgroups name, worked out when they are set
+	 * (containers_add_thread): the id at cgroups + cid_off, cid_len bytes
+	 * (0: the host); cid_known 0: not worked out */
+	uint32_t cid_off, cid_len, cid_type;
+	uint8_t cid_known;
 	uint64_t fdlimit;
 	uint32_t flags;		/* PPM_CL_* */
 	uint32_t uid, gid, loginuid;

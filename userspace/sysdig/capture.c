@@ -850,7 +850,7 @@ static void live_pushdown(struct run *r, struct scap_live_opts *lo)
 {
 	static uint8_t mask[PPM_EVENT_MAX];
 	static struct filter_pushdown pd;
-	static const char *names[FILTER_PUSH_MAX];
+	static const char *names[FILTER_PUSH_MAX], *cids[FILTER_PUSH_MAX];
 	static struct scap_select sel;
 	const struct filter *f = r->o->display_filter ? NULL : r->flt;
 
@@ -879,7 +879,11 @@ static void live_pushdown(struct run *r, struct scap_live_opts *lo)
 	sel.ntids = pd.ntids;
 	sel.roots = pd.roots;
 	sel.nroots = pd.nroots;
-	if (sel.npids + sel.ntids + sel.nroots)
+	for (uint32_t i = 0; i < pd.ncids; i++)
+		cids[i] = pd.cids[i];
+	sel.container_ids = cids;
+	sel.ncontainer_ids = pd.ncids;
+	if (sel.npids + sel.ntids + sel.nroots + sel.ncontainer_ids)
 		lo->select = &sel;
 }
 
