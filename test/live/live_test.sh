@@ -75,6 +75,7 @@ cleanup() {
 	[ -n "$CAP_PID" ] && kill -INT "$CAP_PID" 2>/dev/null
 	[ -n "$ALL_PID" ] && kill -INT "$ALL_PID" 2>/dev/null
 	[ -n "$WL_RUN" ] && kill "$WL_RUN" 2>/dev/null
+	type rm_cgroups >/dev/null 2>&1 && rm_cgroups	# the container tests' cgroups
 	[ -n "${KEEP:-}" ] && echo "kept $TMP" || rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -173,6 +174,14 @@ expect() {
 	for p in "$@"; do
 		grep -qE -- "$p" "$f" || fail "missing: $p"
 	done
+}
+
+# stop_all: stop the capture ALL_PID (stderr in $TMP/all.err) once drained
+stop_all() {
+	sleep 1
+	kill -INT "$ALL_PID"
+	wait "$ALL_PID" || fail "the capture without pushdown failed: $(cat "$TMP/all.err")"
+	ALL_PID=
 }
 
 # same_lines ALL PUSHED: the lines of a capture without the pushdown and of
@@ -417,31 +426,33 @@ comm_filter)
 comm_list)
 	# proc.name in (A, B) goes down as a list of names: a storm is left out
 	# in the driver; a second capture of the same run without the pushdown
-	# (SYSDIG_NO_PUSHDOWN=1) prints the same events of A and B
-	B=$(basename "$BLOCKER" | cut -c1-15)
-	FL="proc.name in ($COMM, $B)"
+	# (SYSDIG_NO_PUSHDOWN=1) prints the same events of A and B (copies of
+	# the blocker with names of their own: nothing else is named so)
+	NA=sdla$$ NB=sdlb$$
+	cp "$BLOCKER" "$TMP/$NA" && cp "$BLOCKER" "$TMP/$NB" || fail "copying $BLOCKER"
+	FL="proc.name in ($NA, $NB)"
 	SYSDIG_NO_PUSHDOWN=1 "$SYSDIG" -v -w "$TMP/all.scap" "$FL" 2>"$TMP/all.err" &
 	ALL_PID=$!
 	CAP_PID=$ALL_PID wait_capture "$TMP/all.scap"
 	start_capture "$TMP/c.scap" -v "$FL"
-	run_workload
-	release_workload
-	ASAN_OPTIONS=detect_leaks=0 "$BLOCKER" spin 20 || fail "blocker failed"
+	for b in "$NA" "$NB"; do
+		ASAN_OPTIONS=detect_leaks=0 "$TMP/$b" write "$TMP/$b.out" 100 || fail "$b failed"
+		ASAN_OPTIONS=detect_leaks=0 "$TMP/$b" spin 20 || fail "$b failed"
+	done
+	stop_all	# before the storm: what it delivers would not matter, drops would
 	"$STORM" getppid 200000 >/dev/null
 	stop_capture
 	storm_left_out comm 200000
-	sleep 1
-	kill -INT "$ALL_PID"
-	wait "$ALL_PID" || fail "the capture without pushdown failed: $(cat "$TMP/all.err")"
-	ALL_PID=
 	grep -q "^Suppressed by Comm:0$" "$TMP/all.err" || fail "SYSDIG_NO_PUSHDOWN=1 still suppressed"
 	grep -q "^Driver Drops:0$" "$TMP/all.err" || fail "drops without the pushdown: $(cat "$TMP/all.err")"
 	P="%proc.pid %thread.tid %proc.name %evt.dir %evt.type %evt.info"
 	"$SYSDIG" -r "$TMP/c.scap" -p "$P" > "$TMP/c.txt" || fail "reading back"
 	"$SYSDIG" -r "$TMP/all.scap" -p "$P" > "$TMP/all.txt" || fail "reading back"
 	echo "$(wc -l < "$TMP/c.txt") events with the pushdown, $(wc -l < "$TMP/all.txt") without"
-	grep -q " $B < execve " "$TMP/c.txt" || fail "no execve of $B"
-	grep -q " $COMM > procexit " "$TMP/c.txt" || fail "no procexit of $COMM"
+	for b in "$NA" "$NB"; do
+		grep -q " $b < execve " "$TMP/c.txt" || fail "no execve of $b"
+		grep -q " $b < write res=100 " "$TMP/c.txt" || fail "no write of $b"
+	done
 	same_lines "$TMP/all.txt" "$TMP/c.txt"
 	;;
 pid_filter)
@@ -847,12 +858,9 @@ container_pushdown)
 	run_in "$CGB"
 	run_in "$CGA/inner"
 	run_in "$CGC"
+	stop_all
 	"$STORM" getppid 200000 >/dev/null
 	stop_capture
-	sleep 1
-	kill -INT "$ALL_PID"
-	wait "$ALL_PID" || { rm_cgroups; fail "the capture without pushdown failed: $(cat "$TMP/all.err")"; }
-	ALL_PID=
 	rm_cgroups
 	storm_left_out comm 200000
 	grep -q "^Suppressed by Comm:0$" "$TMP/all.err" || fail "SYSDIG_NO_PUSHDOWN=1 still suppressed"
