@@ -176,6 +176,34 @@ expect() {
 	done
 }
 
+# the container tests' cgroups: ROOT, a writable pids hierarchy (v1) or the
+# v2 tree with the pids controller (else skip); enable_pids DIR: on v2, the
+# pids controller enabled down to DIR (a v2 cgroup without it has no css of
+# its own: nothing shows it); hex64: a random 64-hex container id
+pids_root() {
+	local root
+	ROOT=
+	for root in /sys/fs/cgroup/pids /sys/fs/cgroup/unified /sys/fs/cgroup; do
+		[ -w "$root/cgroup.procs" ] || continue
+		case "$root" in
+		*/pids) ROOT=$root; return ;;
+		*) grep -qw pids "$root/cgroup.controllers" 2>/dev/null && { ROOT=$root; return; } ;;
+		esac
+	done
+	skip "no writable pids cgroup hierarchy (v1 or v2 with the pids controller)"
+}
+enable_pids() {
+	local d
+	[ "$ROOT" = /sys/fs/cgroup/pids ] && return
+	d=$(dirname "$1")
+	while :; do
+		echo +pids > "$d/cgroup.subtree_control" 2>/dev/null
+		[ "$d" = "$ROOT" ] && break
+		d=$(dirname "$d")
+	done
+}
+hex64() { head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n'; }
+
 # stop_all: stop the capture ALL_PID (stderr in $TMP/all.err) once drained
 stop_all() {
 	sleep 1
@@ -740,20 +768,11 @@ pidns)
 	;;
 container_cgroup)
 	# one process per layout, in a cgroup of the pids hierarchy (v1) or of
-	# the v2 tree (controllers enabled down the path: a v2 cgroup without
-	# them has no css of its own, nothing shows it)
+	# the v2 tree
 	B=$(basename "$BLOCKER" | cut -c1-15)
-	ID=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
-	POD=pod$(head -c 8 /dev/urandom | od -An -tx1 | tr -d ' \n')
-	ROOT=
-	for root in /sys/fs/cgroup/pids /sys/fs/cgroup/unified /sys/fs/cgroup; do
-		[ -w "$root/cgroup.procs" ] || continue
-		case "$root" in
-		*/pids) ROOT=$root; break ;;
-		*) grep -qw pids "$root/cgroup.controllers" 2>/dev/null && { ROOT=$root; break; } ;;
-		esac
-	done
-	[ -n "$ROOT" ] || skip "no writable pids cgroup hierarchy (v1 or v2 with the pids controller)"
+	ID=$(hex64)
+	POD=pod$(hex64 | cut -c1-16)
+	pids_root
 	# layout relative path, expected container.id and container.type
 	# a container id per layout (the container table keeps one type per id)
 	id() { printf '%02x%s' "$1" "${ID:2}"; }
@@ -779,14 +798,7 @@ container_cgroup)
 		CG=$ROOT/$rel
 		mkdir -p "$CG" || { rm_cgroups; fail "mkdir $CG"; }
 		made="$CG $made"
-		if [ "$ROOT" != /sys/fs/cgroup/pids ]; then
-			d=$(dirname "$CG")
-			while [ "$d" != "$(dirname "$ROOT")" ]; do
-				echo +pids > "$d/cgroup.subtree_control" 2>/dev/null
-				[ "$d" = "$ROOT" ] && break
-				d=$(dirname "$d")
-			done
-		fi
+		enable_pids "$CG"
 		sh -c 'echo $$ > "$1/cgroup.procs" && exec env ASAN_OPTIONS=detect_leaks=0 "$2" spin 20' sh "$CG" "$BLOCKER" ||
 			{ rm_cgroups; fail "running in $CG failed"; }
 		n=$((n + 1))
@@ -818,29 +830,11 @@ container_pushdown)
 	# second capture of the same run without the pushdown
 	# (SYSDIG_NO_PUSHDOWN=1) prints the same lines
 	B=$(basename "$BLOCKER" | cut -c1-15)
-	ROOT=
-	for root in /sys/fs/cgroup/pids /sys/fs/cgroup/unified /sys/fs/cgroup; do
-		[ -w "$root/cgroup.procs" ] || continue
-		case "$root" in
-		*/pids) ROOT=$root; break ;;
-		*) grep -qw pids "$root/cgroup.controllers" 2>/dev/null && { ROOT=$root; break; } ;;
-		esac
-	done
-	[ -n "$ROOT" ] || skip "no writable pids cgroup hierarchy (v1 or v2 with the pids controller)"
-	hex() { head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n'; }
-	A=$(hex) BB=$(hex) C=$(hex)
+	pids_root
+	A=$(hex64) BB=$(hex64) C=$(hex64)
 	CGA=$ROOT/sdtest.slice/docker-$A.scope CGB=$ROOT/sdtest.slice/cri-containerd-$BB.scope
 	CGC=$ROOT/sdtest.slice/docker-$C.scope
 	made=
-	enable_pids() {	# v2: the pids controller down to the new cgroup
-		[ "$ROOT" = /sys/fs/cgroup/pids ] && return
-		local d=$(dirname "$1")
-		while :; do
-			echo +pids > "$d/cgroup.subtree_control" 2>/dev/null
-			[ "$d" = "$ROOT" ] && break
-			d=$(dirname "$d")
-		done
-	}
 	mkcg() { mkdir -p "$1" && made="$1 $made" && enable_pids "$1"; }
 	rm_cgroups() { for d in $made; do rmdir "$d" 2>/dev/null; done; rmdir "$ROOT/sdtest.slice" 2>/dev/null; }
 	run_in() {
