@@ -166,7 +166,8 @@ static int match_libvirt_lxc(const char *p, size_t len, struct sinsp_cgroup_matc
 	/* systemd: "machine-lxc\x2dNAME.scope" (".scope" first seen at the end) */
 	s = first_of(p, len, scoped);
 	e = first_of(p, len, scope);
-	if (s && e && (size_t)(e - p) == len - (sizeof(scope) - 1) && e >= s + sizeof(scoped)) {
+	if (s && e && (size_t)(e - p) == len - (sizeof(scope) - 1) && e > s &&
+	    (size_t)(e - s) >= sizeof(scoped)) {
 		m->id = s + sizeof(scoped);
 		m->len = (size_t)(e - m->id);
 		m->type = SINSP_CT_LIBVIRT_LXC;
