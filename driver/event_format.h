@@ -117,12 +117,30 @@ struct scap_bpf_counters {
 #define SCAP_BPF_F_TREE 16
 /* settings.flags: with SCAP_BPF_F_PIDS, the threads of sel_tids too */
 #define SCAP_BPF_F_TIDS 32
+/* settings.flags: only tasks named one of the want_comms map (their own
+ * comm or their thread group leader's), plus the lifecycle, as
+ * SCAP_BPF_F_COMM for a list of names (proc.name in (a, b, ...)) */
+#define SCAP_BPF_F_COMMS 128
+/* settings.flags: only tasks with a cgroup (of any hierarchy) in the
+ * sel_cgroups map, plus the lifecycle (container.id = X): the cgroups
+ * whose path names X when the capture starts, those made later whose name
+ * ends in an id of want_ids (+ ".scope"), and the children of selected ones */
+#define SCAP_BPF_F_CGROUPS 256
 
 /* the selection bitmaps: one bit per pid up to the kernel's PID_MAX_LIMIT
  * (pid_max cannot be set higher); the -U map holds up to 32 names, NUL-padded */
 #define SCAP_BPF_PID_LIMIT (1u << 22)
 #define SCAP_BPF_PID_WORDS (SCAP_BPF_PID_LIMIT / 64)
 #define SCAP_BPF_MAX_SUPPRESSED 32
+#define SCAP_BPF_MAX_COMMS 64	/* want_comms: FILTER_PUSH_MAX names */
+#define SCAP_BPF_MAX_CGROUPS 8192	/* sel_cgroups: kernfs ids of cgroups */
+#define SCAP_BPF_CG_HINT_WORDS 1024	/* sel_cg_hint: bit (id % 65536) of each */
+/* want_ids: a container id (12 characters), NUL-padded */
+struct scap_bpf_cid {
+	char id[16];
+};
+#define SCAP_BPF_CID_LEN 12
+#define SCAP_BPF_MAX_CIDS 64	/* want_ids */
 struct scap_bpf_comm {
 	char name[16];
 };

@@ -7,6 +7,11 @@
  * compiled capture filter and the command line):
  * - SCAP_BPF_F_COMM: only tasks named settings.comm (or whose thread group
  *   leader is), plus every process's lifecycle (clone/execve/procexit);
+ * - SCAP_BPF_F_COMMS: the same for the names of want_comms (a list);
+ * - SCAP_BPF_F_CGROUPS: only tasks with a cgroup in sel_cgroups (checked
+ *   after sel_cg_hint, a bitmap of their ids: one plain load per cgroup),
+ *   lifecycle kept; cgroups made later join it (cgroup_mkdir) when their
+ *   parent is in it or their name ends in an id of want_ids;
  * - SCAP_BPF_F_SUPPRESS (-U): not the tasks named one of sel_comms (same
  *   rule, lifecycle kept: userspace follows their descendants);
  * - SCAP_BPF_F_PIDS: only the processes of sel_tgids and (SCAP_BPF_F_TIDS)
@@ -30,6 +35,29 @@ struct {
 	__type(value, __u8);
 } sel_comms SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, SCAP_BPF_MAX_COMMS);
+	__type(key, struct scap_bpf_comm);
+	__type(value, __u8);
+} want_comms SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, SCAP_BPF_MAX_CGROUPS);
+	__type(key, __u64);
+	__type(value, __u8);
+} sel_cgroups SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, SCAP_BPF_MAX_CIDS);
+	__type(key, struct scap_bpf_cid);
+	__type(value, __u8);
+} want_ids SEC(".maps");
+
+__u64 sel_cg_hint[SCAP_BPF_CG_HINT_WORDS];
+
 /*
  * settings.comm: compared on its bytes up to its NUL (comm_mask), two
  * 8-byte words, with plain loads of the BTF task pointer (no helper call)
@@ -51,17 +79,18 @@ static __always_inline int task_named(struct task_struct *t)
 }
 
 /* the kernel keeps comm NUL-padded (strscpy_pad): the 16 bytes are the key */
-static __always_inline int comm_listed(const char *comm)
+static __always_inline int comm_listed(void *names, const char *comm)
 {
 	struct scap_bpf_comm k;
 
 	__builtin_memcpy(&k, comm, sizeof(k));
-	return bpf_map_lookup_elem(&sel_comms, &k) != NULL;
+	return bpf_map_lookup_elem(names, &k) != NULL;
 }
 
-static __always_inline int task_suppressed(struct task_struct *t)
+/* t or its thread group leader is named one of names */
+static __always_inline int task_listed(void *names, struct task_struct *t)
 {
-	return comm_listed(t->comm) || comm_listed(t->group_leader->comm);
+	return comm_listed(names, t->comm) || comm_listed(names, t->group_leader->comm);
 }
 
 static __always_inline int bit_has(const __u64 *bits, __u32 id)
@@ -77,6 +106,40 @@ static __always_inline __u64 *bit_word(__u64 *bits, __u32 id)
 static __always_inline int pid_selected(struct task_struct *t, __u32 f)
 {
 	return bit_has(sel_tgids, t->tgid) || ((f & SCAP_BPF_F_TIDS) && bit_has(sel_tids, t->pid));
+}
+
+static __always_inline int cgroup_selected(struct cgroup *cg)
+{
+	__u64 id = cg->kn->id;
+
+	if (!((sel_cg_hint[(id >> 6) & (SCAP_BPF_CG_HINT_WORDS - 1)] >> (id & 63)) & 1))
+		return 0;
+	return bpf_map_lookup_elem(&sel_cgroups, &id) != NULL;
+}
+
+/* one of t's cgroups (each controller's, and the v2 one) is selected */
+static __always_inline int task_in_cgroups(struct task_struct *t)
+{
+	struct css_set *cs = t->cgroups;
+	struct cgroup *last = cs->dfl_cgrp;
+
+	if (cgroup_selected(last))
+		return 1;
+#pragma unroll
+	for (int i = 0; i < CGROUP_SUBSYS_COUNT; i++) {
+		struct cgroup_subsys_state *css = cs->subsys[i];
+		struct cgroup *cg;
+
+		if (!css)
+			continue;
+		cg = css->cgroup;
+		if (cg == last)
+			continue;
+		last = cg;
+		if (cgroup_selected(cg))
+			return 1;
+	}
+	return 0;
 }
 
 /*
@@ -99,7 +162,9 @@ static __always_inline int task_dropped(struct task_struct *t, int lifecycle,
 	if (lifecycle)
 		return 0;
 	if (((f & SCAP_BPF_F_COMM) && !task_named(t)) ||
-	    ((f & SCAP_BPF_F_SUPPRESS) && task_suppressed(t))) {
+	    ((f & SCAP_BPF_F_COMMS) && !task_listed(&want_comms, t)) ||
+	    ((f & SCAP_BPF_F_CGROUPS) && !task_in_cgroups(t)) ||
+	    ((f & SCAP_BPF_F_SUPPRESS) && task_listed(&sel_comms, t))) {
 		__sync_fetch_and_add(&c->n_suppressed, nevts);
 		return 1;
 	}
@@ -126,6 +191,58 @@ static __always_inline void tree_exit(struct task_struct *p)
 
 	if ((settings.flags & SCAP_BPF_F_TREE) && !p->signal->live.counter)
 		__sync_fetch_and_and(bit_word(sel_tgids, tgid), ~(1ULL << (tgid & 63)));
+}
+
+/* the id a cgroup name ends in: at len - 64 ("<64 hex>", "crio-<64>",
+ * ":cri-containerd:<64>") or before ".scope" ("docker-<64>.scope") */
+static __always_inline int name_wanted(const char *name, long len)
+{
+	static const char scope[] = ".scope";
+	struct scap_bpf_cid k = { { 0 } };
+	long at = len - 64;
+	int i;
+
+	if (len >= 70) {
+		for (i = 0; i < 6; i++)
+			if (name[(len - 6 + i) & 255] != scope[i])
+				break;
+		if (i == 6)
+			at = len - 70;
+	}
+	if (at < 0)
+		return 0;
+	for (i = 0; i < SCAP_BPF_CID_LEN; i++)
+		k.id[i] = name[(at + i) & 255];
+	return bpf_map_lookup_elem(&want_ids, &k) != NULL;
+}
+
+static __always_inline void cgroup_select(__u64 id)
+{
+	__u8 one = 1;
+
+	bpf_map_update_elem(&sel_cgroups, &id, &one, BPF_ANY);
+	__sync_fetch_and_or(&sel_cg_hint[(id >> 6) & (SCAP_BPF_CG_HINT_WORDS - 1)], 1ULL << (id & 63));
+}
+
+/* a cgroup made during the capture: selected below a selected one, or
+ * when its name ends in a wanted container id */
+SEC("tp_btf/cgroup_mkdir")
+int BPF_PROG(cgroup_mkdir, struct cgroup *cg, const char *path)
+{
+	struct cgroup_subsys_state *parent = cg->self.parent;
+	char name[256];
+	long n;
+
+	if (!(settings.flags & SCAP_BPF_F_CGROUPS))
+		return 0;
+	if (parent && cgroup_selected(parent->cgroup)) {
+		cgroup_select(cg->kn->id);
+		return 0;
+	}
+	n = bpf_probe_read_kernel_str(name, sizeof(name), cg->kn->name);
+	if (n > 1 && name_wanted(name, n - 1))
+		cgroup_select(cg->kn->id);
+	return 0;
 }
 
 #endif

@@ -179,6 +179,21 @@ static void test_preselect(void **state)
 	filter_free(f);
 }
 
+/* none of the filters gives the driver names or container ids */
+static void expect_not_pushed(const char *const *filters, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct filter_pushdown pd;
+		struct filter *f = compile_ok(filters[i]);
+
+		filter_pushdown(f, &pd);
+		if (pd.ncomms || pd.ncids)
+			fail_msg("%s: %u names, %u container ids pushed", filters[i], pd.ncomms,
+				 pd.ncids);
+		filter_free(f);
+	}
+}
+
 /* what the driver may select on: from the top-level conjunction only */
 static void test_pushdown(void **state)
 {
@@ -188,7 +203,8 @@ static void test_pushdown(void **state)
 	(void)state;
 	f = compile_ok("proc.name=cat and (proc.pid in (12, 13) and thread.tid=14) and proc.apid=9");
 	filter_pushdown(f, &pd);
-	assert_string_equal(pd.comm, "cat");
+	assert_int_equal(pd.ncomms, 1);
+	assert_string_equal(pd.comms[0], "cat");
 	assert_int_equal(pd.npids, 2);
 	assert_int_equal(pd.pids[0], 12);
 	assert_int_equal(pd.pids[1], 13);
@@ -200,29 +216,74 @@ static void test_pushdown(void **state)
 
 	f = compile_ok("proc.pid=5 or proc.name=cat");
 	filter_pushdown(f, &pd);
-	assert_string_equal(pd.comm, "");
+	assert_int_equal(pd.ncomms, 0);
 	assert_int_equal(pd.npids, 0);
 	filter_free(f);
 
 	f = compile_ok("not proc.pid=5 and not (proc.name=cat) and proc.pid!=6 and proc.ppid=7 and evt.type=open");
 	filter_pushdown(f, &pd);
-	assert_string_equal(pd.comm, "");
+	assert_int_equal(pd.ncomms, 0);
 	assert_int_equal(pd.npids, 0);
 	assert_int_equal(pd.nroots, 1);
 	assert_int_equal(pd.roots[0], 7);
 	filter_free(f);
 
 	/* names the kernel cannot have, pids that are none, lists */
-	f = compile_ok("proc.name=abcdefghijklmnop and proc.pid=0 and proc.name in (a, b) and thread.tid>3");
+	f = compile_ok("proc.name=abcdefghijklmnop and proc.pid=0 and thread.tid>3");
 	filter_pushdown(f, &pd);
-	assert_string_equal(pd.comm, "");
+	assert_int_equal(pd.ncomms, 0);
 	assert_int_equal(pd.npids + pd.ntids, 0);
 	filter_free(f);
 
 	f = compile_ok("proc.name in (sh) and proc.apid[2]=4");
 	filter_pushdown(f, &pd);
-	assert_string_equal(pd.comm, "sh");
+	assert_int_equal(pd.ncomms, 1);
+	assert_string_equal(pd.comms[0], "sh");
 	assert_int_equal(pd.nroots, 0);
+	filter_free(f);
+
+	/* several names: a list, an "or" of comm checks only (nested, lists
+	 * inside, repeats once) */
+	f = compile_ok("proc.name in (a, bb, ccc) and evt.type=open");
+	filter_pushdown(f, &pd);
+	assert_int_equal(pd.ncomms, 3);
+	assert_string_equal(pd.comms[0], "a");
+	assert_string_equal(pd.comms[2], "ccc");
+	filter_free(f);
+	f = compile_ok("(proc.name=a or (proc.name in (b, a) or proc.name=c)) and proc.pid=3");
+	filter_pushdown(f, &pd);
+	assert_int_equal(pd.ncomms, 3);
+	assert_string_equal(pd.comms[1], "b");
+	assert_string_equal(pd.comms[2], "c");
+	assert_int_equal(pd.npids, 1);
+	filter_free(f);
+	/* not pushed: a name no task has, another check in the "or", a
+	 * negation, != */
+	const char *const whole[] = {
+		"proc.name in (a, abcdefghijklmnop)", "proc.name in (a, '')",
+		"proc.name=a or proc.pid=4", "proc.name=a or not proc.name=b",
+		"not (proc.name=a or proc.name=b)", "proc.name!=a", "proc.name=a or proc.name!=b",
+		"proc.name contains a or proc.name=b",
+	};
+	expect_not_pushed(whole, sizeof(whole) / sizeof(whole[0]));
+	/* container ids: 12 hex digits, all of them */
+	f = compile_ok("container.id in (0123456789ab, ABCDEF012345) and evt.type=open");
+	filter_pushdown(f, &pd);
+	assert_int_equal(pd.ncids, 2);
+	assert_string_equal(pd.cids[0], "0123456789ab");
+	assert_string_equal(pd.cids[1], "ABCDEF012345");
+	filter_free(f);
+	const char *const not_cids[] = {
+		"container.id=host", "container.id in (0123456789ab, host)", "container.id=mylxc",
+		"container.id=0123456789abc", "container.id=0123456789ag", "container.id!=0123456789ab",
+		"container.id=0123456789ab or proc.pid=1", "not container.id=0123456789ab",
+		"container.id contains 0123456789ab",
+	};
+	expect_not_pushed(not_cids, sizeof(not_cids) / sizeof(not_cids[0]));
+	/* the first comm term of the conjunction that can go down */
+	f = compile_ok("proc.name=abcdefghijklmnop and proc.name in (a, b) and proc.name=c");
+	filter_pushdown(f, &pd);
+	assert_int_equal(pd.ncomms, 2);
 	filter_free(f);
 }
 

@@ -20,6 +20,9 @@
 #                      not seen) while the state (fd names) stays complete
 #   comm_filter        proc.name=X: other processes suppressed in the driver
 #                      (storm not seen), every call of X written
+#   comm_list          proc.name in (A, B) goes down as a list of names (storm
+#                      left out in the driver); the same run captured without
+#                      the pushdown (SYSDIG_NO_PUSHDOWN=1) prints the same lines
 #   pid_filter         proc.pid=P goes down to the driver: a storm of another
 #                      process is not delivered (counted as unselected), every
 #                      call of P written, nothing of its child or of others
@@ -46,10 +49,17 @@
 #                      signaldeliver each, after the call, dpid = the receiver
 #   pidns              unshare -p -f BLOCKER: proc.vpid and thread.vtid are 1 in
 #                      the new pid namespace, proc.pid the host pid
-#   container_cgroup   a process moved into a test cgroup named like a docker
-#                      scope (docker-<64 hex>.scope, pids hierarchy, or the v2
-#                      one) gets container.id = the first 12 hex digits; a
-#                      process outside stays on the host
+#   container_cgroup   processes moved into test cgroups named like each
+#                      container layout (docker scope and cgroupfs, podman
+#                      libpod scope, containerd and cri-o scopes, cri-o and
+#                      plain ids under kubepods, lxc; pids hierarchy or v2)
+#                      get the exact container.id and container.type; a
+#                      process outside stays on the host; the ids equal the
+#                      reference's on the same file
+#   container_pushdown container.id in (A, B) selects cgroups in the driver: A's
+#                      made before the capture, B's and a child of A's made
+#                      during it are captured, a container C and a storm are
+#                      not; the same as a capture without the pushdown
 #   chisel_snaplen     live -c echo_fds (sysdig.set_snaplen(2000)) shows all of a
 #                      1500-byte write; without a chisel the default 80 bytes;
 #                      -s 100 wins over the chisel
@@ -65,6 +75,7 @@ cleanup() {
 	[ -n "$CAP_PID" ] && kill -INT "$CAP_PID" 2>/dev/null
 	[ -n "$ALL_PID" ] && kill -INT "$ALL_PID" 2>/dev/null
 	[ -n "$WL_RUN" ] && kill "$WL_RUN" 2>/dev/null
+	type rm_cgroups >/dev/null 2>&1 && rm_cgroups	# the container tests' cgroups
 	[ -n "${KEEP:-}" ] && echo "kept $TMP" || rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -163,6 +174,43 @@ expect() {
 	for p in "$@"; do
 		grep -qE -- "$p" "$f" || fail "missing: $p"
 	done
+}
+
+# the container tests' cgroups: ROOT, a writable pids hierarchy (v1) or the
+# v2 tree with the pids controller (else skip); enable_pids DIR: on v2, the
+# pids controller enabled down to DIR (a v2 cgroup without it has no css of
+# its own: nothing shows it); hex64: a random 64-hex container id
+pids_root() {
+	local root
+	ROOT=
+	for root in /sys/fs/cgroup/pids /sys/fs/cgroup/unified /sys/fs/cgroup; do
+		[ -w "$root/cgroup.procs" ] || continue
+		case "$root" in
+		*/pids) ROOT=$root; return ;;
+		*) grep -qw pids "$root/cgroup.controllers" 2>/dev/null && { ROOT=$root; return; } ;;
+		esac
+	done
+	skip "no writable pids cgroup hierarchy (v1 or v2 with the pids controller)"
+}
+enable_pids() {
+	local d
+	[ "$ROOT" = /sys/fs/cgroup/pids ] && return
+	d=$(dirname "$1")
+	while :; do
+		echo +pids > "$d/cgroup.subtree_control" 2>/dev/null
+		[ "$d" = "$ROOT" ] && break
+		d=$(dirname "$d")
+	done
+}
+hex64() { head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n'; }
+
+# same_lines ALL PUSHED: the lines of a capture without the pushdown and of
+# one with it are equal; the process names after pids aside (next=, ptid=:
+# a process started between the two captures is named only in the later
+# one's /proc snapshot; fd names, "(<...", are compared)
+same_lines() {
+	local n='s/=\([0-9][0-9]*\)([^<)][^)]*)/=\1/g'
+	diff <(sed "$n" "$1") <(sed "$n" "$2") > "$TMP/d.txt" || fail "outputs differ: $(head -5 "$TMP/d.txt")"
 }
 
 # same_as_reference OURS REF: our reader printed what the reference printed.
@@ -394,6 +442,38 @@ comm_filter)
 		"$W > procexit status=0 ret=0 sig=0 core=0 $"
 	others=$(grep -vc "^[0-9]* [0-9:.]* [0-9]* $COMM (" "$TMP/c.txt")
 	[ "$others" = 0 ] || fail "$others events of other processes: $(grep -v " $COMM (" "$TMP/c.txt" | head -2)"
+	;;
+comm_list)
+	# proc.name in (A, B) goes down as a list of names: a storm is left out
+	# in the driver; a second capture of the same run without the pushdown
+	# (SYSDIG_NO_PUSHDOWN=1) prints the same events of A and B (copies of
+	# the blocker with names of their own: nothing else is named so)
+	NA=sdla$$ NB=sdlb$$
+	cp "$BLOCKER" "$TMP/$NA" && cp "$BLOCKER" "$TMP/$NB" || fail "copying $BLOCKER"
+	FL="proc.name in ($NA, $NB)"
+	start_capture "$TMP/c.scap" -v "$FL"
+	# the reference run: `-- CMD` keeps its process tree in the driver
+	# (another mechanism; the rest of the machine stays out of it)
+	SYSDIG_NO_PUSHDOWN=1 "$SYSDIG" -v -w "$TMP/all.scap" "$FL" -- sh -c '
+		for b in "$@"; do
+			ASAN_OPTIONS=detect_leaks=0 "$b" write "$b.out" 100 &&
+			ASAN_OPTIONS=detect_leaks=0 "$b" spin 20 || exit 1
+		done' sh "$TMP/$NA" "$TMP/$NB" 2>"$TMP/all.err" ||
+		fail "the capture without pushdown or its blockers failed: $(cat "$TMP/all.err")"
+	"$STORM" getppid 200000 >/dev/null
+	stop_capture
+	storm_left_out comm 200000
+	grep -q "^Suppressed by Comm:0$" "$TMP/all.err" || fail "SYSDIG_NO_PUSHDOWN=1 still suppressed"
+	grep -q "^Driver Drops:0$" "$TMP/all.err" || fail "drops without the pushdown: $(cat "$TMP/all.err")"
+	P="%proc.pid %thread.tid %proc.name %evt.dir %evt.type %evt.info"
+	"$SYSDIG" -r "$TMP/c.scap" -p "$P" > "$TMP/c.txt" || fail "reading back"
+	"$SYSDIG" -r "$TMP/all.scap" -p "$P" > "$TMP/all.txt" || fail "reading back"
+	echo "$(wc -l < "$TMP/c.txt") events with the pushdown, $(wc -l < "$TMP/all.txt") without"
+	for b in "$NA" "$NB"; do
+		grep -q " $b < execve " "$TMP/c.txt" || fail "no execve of $b"
+		grep -q " $b < write res=100 " "$TMP/c.txt" || fail "no write of $b"
+	done
+	same_lines "$TMP/all.txt" "$TMP/c.txt"
 	;;
 pid_filter)
 	run_workload
@@ -679,36 +759,103 @@ pidns)
 	fi
 	;;
 container_cgroup)
+	# one process per layout, in a cgroup of the pids hierarchy (v1) or of
+	# the v2 tree
 	B=$(basename "$BLOCKER" | cut -c1-15)
-	ID=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
-	CG=
-	for root in /sys/fs/cgroup/pids /sys/fs/cgroup/unified /sys/fs/cgroup; do
-		if [ -w "$root/cgroup.procs" ] && mkdir "$root/docker-$ID.scope" 2>/dev/null; then
-			CG=$root/docker-$ID.scope
-			break
-		fi
-	done
-	[ -n "$CG" ] || skip "cannot create a test cgroup"
-	# a v2 cgroup without controllers has no css of its own: nothing shows it
-	case "$CG" in
-	/sys/fs/cgroup/unified/*|/sys/fs/cgroup/docker-*)
-		grep -q . "$(dirname "$CG")/cgroup.subtree_control" 2>/dev/null ||
-			{ rmdir "$CG"; skip "cgroup v2 without controllers enabled for children"; } ;;
-	esac
+	ID=$(hex64)
+	POD=pod$(hex64 | cut -c1-16)
+	pids_root
+	# layout relative path, expected container.id and container.type
+	# a container id per layout (the container table keeps one type per id)
+	id() { printf '%02x%s' "$1" "${ID:2}"; }
+	cat > "$TMP/layouts" <<-EOF
+	docker-$(id 1).scope $(id 1 | cut -c1-12) docker
+	sdtest-docker/$(id 2) $(id 2 | cut -c1-12) docker
+	sdtest.slice/libpod-$(id 3).scope $(id 3 | cut -c1-12) podman
+	sdtest.slice/$POD.slice/cri-containerd-$(id 4).scope $(id 4 | cut -c1-12) containerd
+	sdtest.slice/$POD.slice/crio-$(id 5).scope $(id 5 | cut -c1-12) cri-o
+	sdtest-kubepods/$POD/crio-$(id 6) $(id 6 | cut -c1-12) cri-o
+	sdtest-kubepods/$POD/$(id 7) $(id 7 | cut -c1-12) docker
+	sdtest-lxc/lxc/sdtest$$ sdtest$$ lxc
+	EOF
+	made=
+	rm_cgroups() {
+		for d in $made; do
+			while [ "$d" != "$ROOT" ]; do rmdir "$d" 2>/dev/null || break; d=$(dirname "$d"); done
+		done
+	}
 	start_capture "$TMP/c.scap" "proc.name=$B"
-	sh -c 'echo $$ > "$1/cgroup.procs" && exec env ASAN_OPTIONS=detect_leaks=0 "$2" spin 50' sh "$CG" "$BLOCKER"
-	rc=$?
-	ASAN_OPTIONS=detect_leaks=0 "$BLOCKER" spin 50
+	n=0
+	while read -r rel id type; do
+		CG=$ROOT/$rel
+		mkdir -p "$CG" || { rm_cgroups; fail "mkdir $CG"; }
+		made="$CG $made"
+		enable_pids "$CG"
+		sh -c 'echo $$ > "$1/cgroup.procs" && exec env ASAN_OPTIONS=detect_leaks=0 "$2" spin 20' sh "$CG" "$BLOCKER" ||
+			{ rm_cgroups; fail "running in $CG failed"; }
+		n=$((n + 1))
+	done < "$TMP/layouts"
+	ASAN_OPTIONS=detect_leaks=0 "$BLOCKER" spin 20
 	stop_capture
-	rmdir "$CG" 2>/dev/null
-	[ "$rc" = 0 ] || fail "moving into $CG failed"
-	"$SYSDIG" -r "$TMP/c.scap" -p "%proc.pid %container.id %container.type" "proc.name=$B" |
-		sort -u > "$TMP/c.txt" || fail "reading back"
+	rm_cgroups
+	F="proc.name=$B and evt.type=execve and evt.dir=<"
+	"$SYSDIG" -r "$TMP/c.scap" -p "%container.id %container.type %thread.cgroup.pids" "$F" > "$TMP/c.txt" ||
+		fail "reading back"
 	cat "$TMP/c.txt"
-	echo "cgroup $CG"
-	grep -qx "[0-9]* ${ID:0:12} docker" "$TMP/c.txt" || fail "no container.id ${ID:0:12}"
-	grep -qx "[0-9]* host host" "$TMP/c.txt" || fail "the process outside is not on the host"
-	[ "$(wc -l < "$TMP/c.txt")" = 2 ] || fail "more than the two expected processes/ids"
+	[ "$(wc -l < "$TMP/c.txt")" = $((n + 1)) ] || fail "not one execve per layout and one outside"
+	while read -r rel id type; do
+		grep -q "^$id $type .*/$rel\$" "$TMP/c.txt" || fail "$rel: not container.id $id type $type"
+	done < "$TMP/layouts"
+	grep -q "^host host " "$TMP/c.txt" || fail "the process outside is not on the host"
+	# the ids are the reference's (its types need the runtimes: not compared)
+	if [ -x "$REF" ]; then
+		"$REF" -r "$TMP/c.scap" -p "%container.id" "$F" > "$TMP/ref.txt" 2>/dev/null ||
+			fail "the reference does not read the file"
+		cut -d' ' -f1 "$TMP/c.txt" | diff - "$TMP/ref.txt" || fail "container ids differ from the reference"
+	fi
+	;;
+container_pushdown)
+	# container.id in (A, B) goes down to the driver as the cgroups naming
+	# A or B: one made before the capture (A), one made during it (B, the
+	# cgroup_mkdir hook) and a child of A's made during it; a container C
+	# not asked for and a storm on the host are left out in the driver; a
+	# second capture of the same run without the pushdown
+	# (SYSDIG_NO_PUSHDOWN=1) prints the same lines
+	B=$(basename "$BLOCKER" | cut -c1-15)
+	pids_root
+	A=$(hex64) BB=$(hex64) C=$(hex64)
+	CGA=$ROOT/sdtest.slice/docker-$A.scope CGB=$ROOT/sdtest.slice/cri-containerd-$BB.scope
+	CGC=$ROOT/sdtest.slice/docker-$C.scope
+	made=
+	mkcg() { mkdir -p "$1" && made="$1 $made" && enable_pids "$1"; }
+	rm_cgroups() { for d in $made; do rmdir "$d" 2>/dev/null; done; rmdir "$ROOT/sdtest.slice" 2>/dev/null; }
+	mkcg "$CGA" && mkcg "$CGC" || fail "mkdir in $ROOT"
+	FL="container.id in (${A:0:12}, ${BB:0:12})"
+	start_capture "$TMP/c.scap" -v "$FL"
+	mkcg "$CGB" && mkcg "$CGA/inner" || fail "mkdir in $ROOT"
+	# the reference run, as in comm_list: `-- CMD` selects its tree
+	SYSDIG_NO_PUSHDOWN=1 "$SYSDIG" -v -w "$TMP/all.scap" "$FL" -- sh -c '
+		b=$1; shift
+		for cg in "$@"; do
+			sh -c "echo \$\$ > $cg/cgroup.procs && exec env ASAN_OPTIONS=detect_leaks=0 $b spin 20" || exit 1
+		done' sh "$BLOCKER" "$CGA" "$CGB" "$CGA/inner" "$CGC" 2>"$TMP/all.err" ||
+		fail "the capture without pushdown or its blockers failed: $(cat "$TMP/all.err")"
+	"$STORM" getppid 200000 >/dev/null
+	stop_capture
+	rm_cgroups
+	storm_left_out comm 200000
+	grep -q "^Suppressed by Comm:0$" "$TMP/all.err" || fail "SYSDIG_NO_PUSHDOWN=1 still suppressed"
+	grep -q "^Driver Drops:0$" "$TMP/all.err" || fail "drops without the pushdown: $(cat "$TMP/all.err")"
+	P="%proc.pid %thread.tid %proc.name %container.id %evt.dir %evt.type %evt.info"
+	"$SYSDIG" -r "$TMP/c.scap" -p "$P" > "$TMP/c.txt" || fail "reading back"
+	"$SYSDIG" -r "$TMP/all.scap" -p "$P" > "$TMP/all.txt" || fail "reading back"
+	echo "$(wc -l < "$TMP/c.txt") events with the pushdown, $(wc -l < "$TMP/all.txt") without"
+	for id in ${A:0:12} ${BB:0:12}; do
+		grep -q " $B $id < execve " "$TMP/c.txt" || fail "no execve of $B in $id"
+	done
+	[ "$(grep -c " $B ${A:0:12} < execve " "$TMP/c.txt")" = 2 ] || fail "not two processes in ${A:0:12}"
+	grep -q "${C:0:12}" "$TMP/c.txt" && fail "container ${C:0:12} captured"
+	same_lines "$TMP/all.txt" "$TMP/c.txt"
 	;;
 chisel_snaplen)
 	"$SYSDIG" -cl 2>/dev/null | grep -q echo_fds || skip "no echo_fds chisel"

@@ -284,6 +284,9 @@ struct scap_live_opts {
 	 * plus every process's clone/fork/execve/procexit; a hint, the caller
 	 * still filters (engines may ignore it) */
 	const char *comm;
+	/* with ncomms > 0: only tasks named one of comms, the same way */
+	const char *const *comms;
+	int ncomms;
 	/* --stacks: NULL none; else [PPM_EVENT_MAX] 1 where the call stack of
 	 * the event's syscall is taken (a PPME_STACK_E before its enter event) */
 	const uint8_t *stack_mask;
@@ -306,6 +309,11 @@ struct scap_select {
 	/* 1: the caller relies on it (sysdig -- CMD): an engine that cannot
 	 * select refuses to open */
 	int exact;
+	/* container ids (12 characters): only the tasks of a cgroup whose
+	 * path names one of them, and of cgroups made below those or named
+	 * for one of them later (the lifecycle of all stays) */
+	const char *const *container_ids;
+	uint32_t ncontainer_ids;
 };
 /* NULL with one clear line in err ("needs root", "no BTF", ...) */
 struct scap *scap_open_live(const struct scap_live_opts *opts, char *err);

@@ -8,9 +8,10 @@
  *    "type":N,"name":..,"image":..,"imageid":..,...}}).  An event for a
  *    known id replaces its entry and makes it the newest;
  *  - by the threads (the process list of a file, clone and execve exits)
- *    whose cgroups name a container no event described yet: it is added
- *    with its id and type only (no name, no image), as the reference does
- *    when it may not ask the runtime.
+ *    whose cgroups name a container no event described yet
+ *    (cgroup_container.c): it is added with its id and type only (no
+ *    image; a name only for lxc, libvirt-lxc and bpm: their id), as the
+ *    reference does when it may not ask the runtime.
  * The table is dropped with the rest of the state on a new file section.
  * Readers: the container.* fields (fields.c), sysdig.get_container_table()
  * (chisel_lua.c), csysdig through the fields.
@@ -36,43 +37,27 @@ const char *sinsp_container_type_name(uint32_t type)
 		[SINSP_CT_LIBVIRT_LXC] = "libvirt-lxc", [SINSP_CT_MESOS] = "mesos",
 		[SINSP_CT_RKT] = "rkt", [SINSP_CT_CRI] = "cri",
 		[SINSP_CT_CONTAINERD] = "containerd", [SINSP_CT_CRIO] = "cri-o",
-		[SINSP_CT_BPM] = "bpm",
+		[SINSP_CT_BPM] = "bpm", [SINSP_CT_STATIC] = "static",
+		[SINSP_CT_PODMAN] = "podman",
 	};
 
 	return type < sizeof(names) / sizeof(names[0]) ? names[type] : NULL;
 }
 
-/* container id from the cgroups: the first 12 digits of a run of 64 hex
- * digits in a cgroup path (docker, cri-o, containerd); 0 for the host */
-size_t sinsp_thread_container_id(const struct sinsp_threadinfo *t, char out[13])
+size_t sinsp_thread_container(const struct sinsp_threadinfo *t, struct sinsp_cgroup_match *m)
 {
-	uint32_t i = 0;
-
-	while (t && i < t->cgroups_len) {
-		const char *c = t->cgroups + i;
-		size_t n = strnlen(c, t->cgroups_len - i);
-		const char *path = memchr(c, '=', n);
-
-		if (path) {
-			const char *q = path + 1, *end = c + n;
-
-			while (q < end) {
-				size_t h = 0;
-
-				while (q + h < end && isxdigit((unsigned char)q[h]))
-					h++;
-				if (h == 64) {
-					memcpy(out, q, 12);
-					out[12] = 0;
-					return 12;
-				}
-				q += h ? h : 1;
-			}
-		}
-		i += (uint32_t)n + 1;
+	if (!t) {
+		m->id = NULL;
+		m->len = 0;
+		return 0;
 	}
-	out[0] = 0;
-	return 0;
+	if (t->cid_known) {
+		m->id = t->cid_len ? t->cgroups + t->cid_off : NULL;
+		m->len = t->cid_len;
+		m->type = t->cid_type;
+		return m->len;
+	}
+	return sinsp_cgroups_container(t->cgroups, t->cgroups_len, m);
 }
 
 const struct sinsp_container *sinsp_container_find(const struct sinsp *s, const char *id,
@@ -237,16 +222,24 @@ void containers_event(struct sinsp *s, const struct scap_evt *e)
 	add(s, &c);
 }
 
-void containers_add_thread(struct sinsp *s, const struct sinsp_threadinfo *t)
+void containers_add_thread(struct sinsp *s, struct sinsp_threadinfo *t)
 {
 	struct sinsp_container c = { 0 };
-	char id[13];
-	size_t n = sinsp_thread_container_id(t, id);
+	struct sinsp_cgroup_match m;
+	size_t n = sinsp_cgroups_container(t->cgroups, t->cgroups_len, &m);
 
-	if (!n || sinsp_container_find(s, id, n))
+	t->cid_off = n ? (uint32_t)(m.id - t->cgroups) : 0;
+	t->cid_len = (uint32_t)n;
+	t->cid_type = n ? m.type : 0;
+	t->cid_known = 1;
+
+	if (!n || sinsp_container_find(s, m.id, n))
 		return;
-	c.id = strdup(id);
-	c.type = SINSP_CT_DOCKER;
+	c.id = strndup(m.id, n);
+	c.type = m.type;
+	/* the engines that know no runtime name their container by its id */
+	if (m.type == SINSP_CT_LXC || m.type == SINSP_CT_LIBVIRT_LXC || m.type == SINSP_CT_BPM)
+		c.name = strndup(m.id, n);
 	fill_empty(&c);
 	add(s, &c);
 }

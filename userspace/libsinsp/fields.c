@@ -1489,18 +1489,18 @@ static int extract_container(struct sinsp *s, struct sinsp_evt *e, const struct 
 {
 	const struct sinsp_container *c;
 	const char *str = NULL;
-	char id[13];
+	struct sinsp_cgroup_match m;
 	size_t n;
 
 	if (!e->thread)
 		return 0;
-	n = sinsp_thread_container_id(e->thread, id);
+	n = sinsp_thread_container(e->thread, &m);
 	if (!n)
 		return f->id == F_CONTAINER_ID || f->id == F_CONTAINER_NAME ||
 		       f->id == F_CONTAINER_TYPE ? set_str(v, "host", 4) : 0;
 	if (f->id == F_CONTAINER_ID)
-		return set_buf(v, id, n);
-	c = sinsp_container_find(s, id, n);
+		return set_buf(v, m.id, n);
+	c = sinsp_container_find(s, m.id, n);
 	if (!c)
 		return 0;
 	switch (f->id) {
@@ -1531,6 +1531,16 @@ static int extract_container(struct sinsp *s, struct sinsp_evt *e, const struct 
 }
 
 /* ------------------------------------------------------------------ fd */
+
+/* the thread's container id (nothing on the host), as fd.containername
+ * and fd.containerdirectory prefix it */
+static void put_container_id(struct sbuf *b, const struct sinsp_threadinfo *t)
+{
+	struct sinsp_cgroup_match m;
+
+	if (sinsp_thread_container(t, &m))
+		sb_put(b, m.id, m.len);
+}
 
 static const char *fd_type_name(int32_t type)
 {
@@ -1795,7 +1805,6 @@ static int extract_null_fd(struct sinsp *s, struct sinsp_evt *e, const struct fi
 {
 	struct sbuf *b;
 	const char *sl;
-	char id[16];
 
 	switch (f->id) {
 	case F_FD_TYPECHAR:
@@ -1809,8 +1818,7 @@ static int extract_null_fd(struct sinsp *s, struct sinsp_evt *e, const struct fi
 
 		b = scratch();
 		if (f->id == F_FD_CONTAINERDIRECTORY) {
-			if (sinsp_thread_container_id(e->thread, id))
-				sb_puts(b, id);
+			put_container_id(b, e->thread);
 			sb_putc(b, ':');
 			pre = b->len;
 		}
@@ -1830,8 +1838,7 @@ static int extract_null_fd(struct sinsp *s, struct sinsp_evt *e, const struct fi
 	}
 	case F_FD_CONTAINERNAME:
 		b = scratch();
-		if (sinsp_thread_container_id(e->thread, id))
-			sb_puts(b, id);
+		put_container_id(b, e->thread);
 		sb_putc(b, ':');
 		if (!creator_name(s, e, b))
 			return 0;
@@ -2035,11 +2042,8 @@ static int extract_fd(struct sinsp *s, struct sinsp_evt *e, const struct field_r
 	}
 	case F_FD_CONTAINERNAME:
 	case F_FD_CONTAINERDIRECTORY: {
-		char id[16];
-
 		b = scratch();
-		if (sinsp_thread_container_id(e->thread, id))
-			sb_puts(b, id);
+		put_container_id(b, e->thread);
 		sb_putc(b, ':');
 		if (f->id == F_FD_CONTAINERNAME) {
 			sb_puts(b, fd->name);

@@ -40,16 +40,19 @@ int filter_only_proc_name(const struct filter *f);
 
 /*
  * What the live driver may select on (filter_pushdown.c): every event f
- * accepts comes from a task named comm (when set), of one of pids /
- * tids (when the list is not empty) and a descendant of one of roots
- * (when not empty).  Taken from the checks the whole filter needs.
+ * accepts comes from a task named one of comms (when any), of one of pids /
+ * tids (when the list is not empty), a descendant of one of roots
+ * (when not empty) and in a container of cids (when not empty).  Taken from the checks the whole filter needs.
  */
 #define FILTER_PUSH_MAX 64
 struct filter_pushdown {
-	char comm[16];				/* proc.name, "": any */
+	char comms[FILTER_PUSH_MAX][16];	/* proc.name values */
+	uint32_t ncomms;			/* 0: any name */
 	uint32_t pids[FILTER_PUSH_MAX], npids;	/* proc.pid */
 	uint32_t tids[FILTER_PUSH_MAX], ntids;	/* thread.tid */
 	uint32_t roots[FILTER_PUSH_MAX], nroots;	/* proc.apid, proc.ppid */
+	char cids[FILTER_PUSH_MAX][13];		/* container.id (12 hex digits) */
+	uint32_t ncids;
 };
 void filter_pushdown(const struct filter *f, struct filter_pushdown *pd);
 

@@ -2,13 +2,15 @@
  * filter_pushdown.c - what a compiled capture filter lets the live driver
  * leave out (filter_pushdown, filter.h): from the checks that are joined
  * to the whole filter by "and" only (the top-level conjunction), the
- * process name (proc.name = / in with one value), the processes
+ * process names (proc.name = / in, or an "or" of such checks only), the processes
  * (proc.pid = / in), the threads (thread.tid = / in) and the process
  * trees (proc.apid = / in: the descendants of a pid; proc.ppid: its
- * children).  Every event the filter accepts comes from a task so named
+ * children) and the containers (container.id = / in, ids of 12 hex
+ * digits: the docker, podman and CRI ones).  Every event the filter accepts comes from a task so named
  * and selected, so the driver may drop the others (driver/bpf/select.bpf.h);
  * the filter still runs on what arrives.
  */
+#include <ctype.h>
 #include <string.h>
 #include "filter_internal.h"
 
@@ -44,12 +46,82 @@ static void push_pids(const struct fnode *c, uint32_t *list, uint32_t *n)
 		*n = check_pids(c, list);
 }
 
+/* the names of comm check c (or of an "or" of comm checks only) added to
+ * names[]; 0 when it is something else or a name no task can have (empty,
+ * or longer than the kernel's 15 characters) */
+static int comm_names(const struct filter *f, int n, char (*names)[16], uint32_t *nnames)
+{
+	const struct fnode *c = &f->nodes[n];
+
+	if (c->neg)
+		return 0;
+	if (c->kind == N_OR) {
+		for (uint32_t i = 0; i < c->nkids; i++)
+			if (!comm_names(f, c->kids[i], names, nnames))
+				return 0;
+		return c->nkids > 0;
+	}
+	if (c->kind != N_CHECK || c->special != SP_COMM || (c->op != OP_EQ && c->op != OP_IN) ||
+	    !c->nvals)
+		return 0;
+	for (uint32_t i = 0; i < c->nvals; i++) {
+		const struct fvalue *v = &c->vals[i];
+		uint32_t k;
+
+		if (!v->len || v->len >= sizeof(names[0]))
+			return 0;
+		for (k = 0; k < *nnames; k++)
+			if (strlen(names[k]) == v->len && !memcmp(names[k], v->s, v->len))
+				break;
+		if (k < *nnames)
+			continue;
+		if (*nnames == FILTER_PUSH_MAX)
+			return 0;
+		memcpy(names[*nnames], v->s, v->len);
+		names[(*nnames)++][v->len] = 0;
+	}
+	return 1;
+}
+
+/* the first comm term of the conjunction that can go down gives the
+ * names (the filter needs every term true) */
+static void push_comms(const struct filter *f, int n, struct filter_pushdown *pd)
+{
+	if (pd->ncomms)
+		return;
+	if (!comm_names(f, n, pd->comms, &pd->ncomms)) {
+		memset(pd->comms, 0, sizeof(pd->comms));
+		pd->ncomms = 0;
+	}
+}
+
+/* container.id = / in: the ids, when all are 12 hex digits (the runtimes'
+ * ids, the driver follows their cgroups; "host" and names are not) */
+static void push_container_ids(const struct fnode *c, struct filter_pushdown *pd)
+{
+	if (pd->ncids || (c->op != OP_EQ && c->op != OP_IN) || !c->nvals ||
+	    c->nvals > FILTER_PUSH_MAX)
+		return;
+	for (uint32_t i = 0; i < c->nvals; i++) {
+		const struct fvalue *v = &c->vals[i];
+
+		if (v->len != 12)
+			return;
+		for (uint32_t k = 0; k < 12; k++)
+			if (!isxdigit((unsigned char)v->s[k]))
+				return;
+	}
+	for (uint32_t i = 0; i < c->nvals; i++) {
+		memcpy(pd->cids[i], c->vals[i].s, 12);
+		pd->cids[i][12] = 0;
+	}
+	pd->ncids = c->nvals;
+}
+
 static void push_check(const struct filter *f, const struct fnode *c, struct filter_pushdown *pd)
 {
-	if (c->special == SP_COMM && (c->op == OP_EQ || (c->op == OP_IN && c->nvals == 1)) &&
-	    !pd->comm[0] && c->vals[0].len && c->vals[0].len < sizeof(pd->comm)) {
-		memcpy(pd->comm, c->vals[0].s, c->vals[0].len);
-		pd->comm[c->vals[0].len] = 0;
+	if (c->special == SP_NONE && field_is(f, c, "container.id")) {
+		push_container_ids(c, pd);
 	} else if (c->special == SP_APID_ANY || (c->special == SP_NONE && field_is(f, c, "proc.ppid"))) {
 		push_pids(c, pd->roots, &pd->nroots);
 	} else if (c->special == SP_NONE && field_is(f, c, "proc.pid")) {
@@ -67,6 +139,10 @@ static void push_node(const struct filter *f, int n, struct filter_pushdown *pd)
 
 	if (nd->neg)
 		return;
+	if (nd->kind == N_OR || (nd->kind == N_CHECK && nd->special == SP_COMM)) {
+		push_comms(f, n, pd);
+		return;
+	}
 	if (nd->kind == N_CHECK) {
 		push_check(f, nd, pd);
 		return;

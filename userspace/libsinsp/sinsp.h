@@ -42,6 +42,11 @@ struct sinsp_threadinfo {
 	uint32_t env_len;
 	char *cgroups;		/* "subsys=path\0" repeated */
 	uint32_t cgroups_len;
+	/* the container the cgroups name, worked out when they are set
+	 * (containers_add_thread): the id at cgroups + cid_off, cid_len bytes
+	 * (0: the host); cid_known 0: not worked out */
+	uint32_t cid_off, cid_len, cid_type;
+	uint8_t cid_known;
 	uint64_t fdlimit;
 	uint32_t flags;		/* PPM_CL_* */
 	uint32_t uid, gid, loginuid;
@@ -101,7 +106,7 @@ struct sinsp_evt {
 enum sinsp_container_type {	/* sysdig's sinsp_container_type numbering */
 	SINSP_CT_DOCKER = 0, SINSP_CT_LXC = 1, SINSP_CT_LIBVIRT_LXC = 2, SINSP_CT_MESOS = 3,
 	SINSP_CT_RKT = 4, SINSP_CT_CUSTOM = 5, SINSP_CT_CRI = 6, SINSP_CT_CONTAINERD = 7,
-	SINSP_CT_CRIO = 8, SINSP_CT_BPM = 9,
+	SINSP_CT_CRIO = 8, SINSP_CT_BPM = 9, SINSP_CT_STATIC = 10, SINSP_CT_PODMAN = 11,
 };
 
 struct sinsp_container {
@@ -207,9 +212,18 @@ const struct sinsp_container *sinsp_container_find(const struct sinsp *s, const 
 						   size_t len);
 /* "docker", "cri-o", ... as container.type prints it; NULL for other types */
 const char *sinsp_container_type_name(uint32_t type);
-/* the container id the thread's cgroups name into out; its length, 0 for
- * a thread on the host */
-size_t sinsp_thread_container_id(const struct sinsp_threadinfo *t, char out[13]);
+/* the container a cgroup list ("subsys=path\0"...) names, by sysdig
+ * 0.29.3's rules (cgroup_container.c): id points into the list (len
+ * bytes, not NUL-terminated), type is a sinsp_container_type; returns
+ * len, 0 on the host */
+struct sinsp_cgroup_match {
+	const char *id;
+	size_t len;
+	uint32_t type;
+};
+size_t sinsp_cgroups_container(const char *cgroups, size_t len, struct sinsp_cgroup_match *m);
+/* the same for a thread's cgroups (t may be NULL) */
+size_t sinsp_thread_container(const struct sinsp_threadinfo *t, struct sinsp_cgroup_match *m);
 
 /* fd tables */
 struct sinsp_fdtable *sinsp_thread_fdtable(struct sinsp *s, struct sinsp_threadinfo *t);

@@ -152,8 +152,9 @@ void ss_set_buf(char **dst, uint32_t *dlen, const uint8_t *src, uint32_t len);
 /* ---- containers.c ---- */
 /* a container event (sinsp_is_container_event) into the table */
 void containers_event(struct sinsp *s, const struct scap_evt *e);
-/* the container t's cgroups name, unless the table has it */
-void containers_add_thread(struct sinsp *s, const struct sinsp_threadinfo *t);
+/* the container t's cgroups name into t (cid_*) and, unless the table
+ * has it, into the table; after every change of t->cgroups */
+void containers_add_thread(struct sinsp *s, struct sinsp_threadinfo *t);
 void containers_clear(struct sinsp *s);
 
 /* ---- parser.c ---- */

@@ -832,6 +832,13 @@ static int setup_chisels(struct run *r)
 	return 0;
 }
 
+static int getenv_flag(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v && strcmp(v, "0") != 0;
+}
+
 /*
  * What the live driver can leave out: event types that the capture filter
  * or, with chisels, every chisel's own filter rejects (the engine adds the
@@ -843,6 +850,7 @@ static void live_pushdown(struct run *r, struct scap_live_opts *lo)
 {
 	static uint8_t mask[PPM_EVENT_MAX];
 	static struct filter_pushdown pd;
+	static const char *names[FILTER_PUSH_MAX], *cids[FILTER_PUSH_MAX];
 	static struct scap_select sel;
 	const struct filter *f = r->o->display_filter ? NULL : r->flt;
 
@@ -854,17 +862,28 @@ static void live_pushdown(struct run *r, struct scap_live_opts *lo)
 		mask[t] = (!f || filter_may_match_type(f, (uint16_t)t)) &&
 			  (!r->chisels || chisel_may_match_type(r->chisels, (uint16_t)t));
 	lo->syscall_mask = mask;
-	if (!f)
+	/* SYSDIG_NO_PUSHDOWN=1: no task selection in the driver (to check
+	 * that it changes nothing but the cost) */
+	if (!f || getenv_flag("SYSDIG_NO_PUSHDOWN"))
 		return;
 	filter_pushdown(f, &pd);
-	lo->comm = pd.comm[0] ? pd.comm : NULL;
+	/* one name: compared in place by the driver; several: a map */
+	lo->comm = pd.ncomms == 1 ? pd.comms[0] : NULL;
+	for (uint32_t i = 0; pd.ncomms > 1 && i < pd.ncomms; i++)
+		names[i] = pd.comms[i];
+	lo->comms = names;
+	lo->ncomms = pd.ncomms > 1 ? (int)pd.ncomms : 0;
 	sel.pids = pd.pids;
 	sel.npids = pd.npids;
 	sel.tids = pd.tids;
 	sel.ntids = pd.ntids;
 	sel.roots = pd.roots;
 	sel.nroots = pd.nroots;
-	if (sel.npids + sel.ntids + sel.nroots)
+	for (uint32_t i = 0; i < pd.ncids; i++)
+		cids[i] = pd.cids[i];
+	sel.container_ids = cids;
+	sel.ncontainer_ids = pd.ncids;
+	if (sel.npids + sel.ntids + sel.nroots + sel.ncontainer_ids)
 		lo->select = &sel;
 }
 

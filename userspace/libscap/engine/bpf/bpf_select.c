@@ -1,12 +1,14 @@
 /*
  * bpf_select.c - which tasks the BPF driver captures, from the open options
- * (scap_live_opts comm / select / suppress): the settings flags, the
- * sel_tgids / sel_tids bitmaps and the sel_comms map of
+ * (scap_live_opts comm / comms / select / suppress): the settings flags,
+ * the sel_tgids / sel_tids bitmaps and the sel_comms / want_comms maps of
  * driver/bpf/select.bpf.h.  A process tree is
  * seeded from the /proc snapshot (its existing descendants); the driver
  * adds the ones forked later.
  */
+#define _GNU_SOURCE	/* nftw's FTW_ACTIONRETVAL */
 #include <errno.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,105 @@
 void bpf_select_hooks(struct probe_bpf *s, const struct scap_live_opts *o)
 {
 	bpf_program__set_autoattach(s->progs.sched_process_fork, o->select && o->select->nroots);
+	bpf_program__set_autoattach(s->progs.cgroup_mkdir,
+				    o->select && o->select->ncontainer_ids);
+}
+
+/* ------------------------------------------------ container cgroups */
+
+/* the walk of one cgroup hierarchy (nftw has no context argument) */
+static struct {
+	struct probe_bpf *s;
+	const struct scap_select *sel;
+	size_t root_len;
+	int failed;
+} cg_walk;
+
+static void cgroup_select(struct probe_bpf *s, uint64_t id)
+{
+	uint8_t one = 1;
+
+	if (bpf_map__update_elem(s->maps.sel_cgroups, &id, sizeof(id), &one, sizeof(one), BPF_ANY))
+		cg_walk.failed = errno;
+	__atomic_fetch_or(&s->bss->sel_cg_hint[(id / 64) % SCAP_BPF_CG_HINT_WORDS],
+			  1ULL << (id % 64), __ATOMIC_RELAXED);
+}
+
+/* a cgroup directory whose path (from its hierarchy's root) names a
+ * wanted id: its inode number is its kernfs id, which the driver sees */
+static int cgroup_dir(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	const char *rel = path + cg_walk.root_len;
+
+	(void)ftw;
+	if (type != FTW_D)
+		return FTW_CONTINUE;
+	for (uint32_t i = 0; i < cg_walk.sel->ncontainer_ids; i++)
+		if (strstr(rel, cg_walk.sel->container_ids[i])) {
+			cgroup_select(cg_walk.s, (uint64_t)st->st_ino);
+			break;
+		}
+	return FTW_CONTINUE;
+}
+
+/* every mounted cgroup hierarchy (v1 and v2) of /proc/self/mountinfo */
+static int select_cgroups(struct probe_bpf *s, const struct scap_select *sel, char *err)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	char line[4096];
+
+	if (!f) {
+		snprintf(err, SCAP_ERRBUF_SIZE, "live capture: /proc/self/mountinfo: %s",
+			 strerror(errno));
+		return -1;
+	}
+	cg_walk.s = s;
+	cg_walk.sel = sel;
+	cg_walk.failed = 0;
+	while (fgets(line, sizeof(line), f)) {
+		char mnt[2048], fstype[64];
+		const char *sep = strstr(line, " - ");
+
+		if (!sep || sscanf(line, "%*s %*s %*s %*s %2047s", mnt) != 1 ||
+		    sscanf(sep + 3, "%63s", fstype) != 1 ||
+		    (strcmp(fstype, "cgroup") && strcmp(fstype, "cgroup2")))
+			continue;
+		cg_walk.root_len = strlen(mnt);
+		nftw(mnt, cgroup_dir, 16, FTW_PHYS | FTW_MOUNT | FTW_ACTIONRETVAL);
+	}
+	fclose(f);
+	if (cg_walk.failed) {
+		snprintf(err, SCAP_ERRBUF_SIZE, "live capture: cannot select the container cgroups: %s",
+			 strerror(cg_walk.failed));
+		return -1;
+	}
+	return 0;
+}
+
+/* container.id values the driver follows: 12 characters each */
+static int set_container_ids(struct probe_bpf *s, const struct scap_select *sel, char *err)
+{
+	uint8_t one = 1;
+
+	if (!sel || !sel->ncontainer_ids)
+		return 0;
+	for (uint32_t i = 0; i < sel->ncontainer_ids; i++)
+		if (strlen(sel->container_ids[i]) != SCAP_BPF_CID_LEN)
+			return 0;	/* not pushed down */
+	for (uint32_t i = 0; i < sel->ncontainer_ids; i++) {
+		struct scap_bpf_cid k = { { 0 } };
+
+		memcpy(k.id, sel->container_ids[i], SCAP_BPF_CID_LEN);
+		if (bpf_map__update_elem(s->maps.want_ids, &k, sizeof(k), &one, sizeof(one), BPF_ANY)) {
+			snprintf(err, SCAP_ERRBUF_SIZE, "live capture: cannot select container %s: %s",
+				 sel->container_ids[i], strerror(errno));
+			return -1;
+		}
+	}
+	if (select_cgroups(s, sel, err))
+		return -1;
+	s->bss->settings.flags |= SCAP_BPF_F_CGROUPS;
+	return 0;
 }
 
 /* opts->comm as the driver compares it; not pushed down if no task can
@@ -56,24 +157,26 @@ static int has_id(const volatile __u64 *bits, uint64_t id)
 	return id < SCAP_BPF_PID_LIMIT && (bits[id / 64] >> (id % 64) & 1);
 }
 
-/* -U names the kernel can have (up to 15 characters) */
-static int set_suppress(struct probe_bpf *s, const struct scap_live_opts *o, char *err)
+/* names the kernel can have (up to 15 characters) into map m of the
+ * driver, flag set when one went in */
+static int add_comms(struct probe_bpf *s, struct bpf_map *m, const char *const *names, int n,
+		     uint32_t flag, const char *what, char *err)
 {
 	uint8_t one = 1;
 
-	for (int i = 0; i < o->nsuppress; i++) {
+	for (int i = 0; i < n; i++) {
 		struct scap_bpf_comm k = { { 0 } };
-		size_t n = strlen(o->suppress[i]);
+		size_t len = strlen(names[i]);
 
-		if (!n || n >= sizeof(k.name))
+		if (!len || len >= sizeof(k.name))
 			continue;
-		memcpy(k.name, o->suppress[i], n);
-		if (bpf_map__update_elem(s->maps.sel_comms, &k, sizeof(k), &one, sizeof(one), BPF_ANY)) {
-			snprintf(err, SCAP_ERRBUF_SIZE, "live capture: cannot suppress %s: %s",
-				 o->suppress[i], strerror(errno));
+		memcpy(k.name, names[i], len);
+		if (bpf_map__update_elem(m, &k, sizeof(k), &one, sizeof(one), BPF_ANY)) {
+			snprintf(err, SCAP_ERRBUF_SIZE, "live capture: cannot %s %s: %s", what,
+				 names[i], strerror(errno));
 			return -1;
 		}
-		s->bss->settings.flags |= SCAP_BPF_F_SUPPRESS;
+		s->bss->settings.flags |= flag;
 	}
 	return 0;
 }
@@ -83,7 +186,11 @@ int bpf_select_apply(struct probe_bpf *s, const struct scap_live_opts *o, char *
 	const struct scap_select *sel = o->select;
 
 	set_comm(&s->bss->settings, o->comm);
-	if (set_suppress(s, o, err))
+	if (add_comms(s, s->maps.sel_comms, o->suppress, o->nsuppress, SCAP_BPF_F_SUPPRESS,
+		      "suppress", err) ||
+	    add_comms(s, s->maps.want_comms, o->comms, o->ncomms, SCAP_BPF_F_COMMS, "select", err))
+		return -1;
+	if (set_container_ids(s, sel, err))
 		return -1;
 	if (!sel || !(sel->npids + sel->ntids + sel->nroots))
 		return 0;
@@ -110,8 +217,13 @@ void bpf_select_snapshot(struct probe_bpf *s, const struct scap_live_opts *o,
 			 const struct scap_metadata *m)
 {
 	volatile __u64 *bits = s->bss->sel_tgids;
+	char err[SCAP_ERRBUF_SIZE];
 	int grew = 1;
 
+	/* the cgroups made between the first walk and the attach (the
+	 * mkdir hook follows those made since) */
+	if (s->bss->settings.flags & SCAP_BPF_F_CGROUPS)
+		select_cgroups(s, o->select, err);
 	if (!o->select || !o->select->nroots)
 		return;
 	while (grew) {
