@@ -218,6 +218,9 @@ struct scap_engine_ops {
 	/* live: 0 when the driver leaves the thread out (scap_live_opts
 	 * select), so userspace makes no events of it either; NULL: all */
 	int (*selected)(struct scap *h, uint64_t pid, uint64_t tid);
+	/* live: capture writes to /dev/null with the tracer snaplen from now
+	 * on (sysdig tracers, -T); NULL: not supported */
+	int (*enable_tracers)(struct scap *h);
 };
 
 struct scap_suppress;
@@ -266,6 +269,8 @@ static inline int scap_next(struct scap *h, struct scap_evt *evt)
 }
 
 void scap_close(struct scap *h);
+/* the engine's enable_tracers, 0 where it has none */
+int scap_enable_tracers(struct scap *h);
 
 /* live capture (engine/bpf, engine/kmod) */
 enum scap_live_driver { SCAP_DRIVER_AUTO = 0, SCAP_DRIVER_BPF, SCAP_DRIVER_KMOD };
