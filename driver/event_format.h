@@ -117,6 +117,10 @@ struct scap_bpf_counters {
 #define SCAP_BPF_F_TREE 16
 /* settings.flags: with SCAP_BPF_F_PIDS, the threads of sel_tids too */
 #define SCAP_BPF_F_TIDS 32
+/* settings.flags: sysdig tracers (-T, or a tracer write seen): a write to
+ * /dev/null captures up to SCAP_TRACER_SNAPLEN bytes whatever the snaplen */
+#define SCAP_BPF_F_TRACERS 128
+#define SCAP_TRACER_SNAPLEN 4096	/* RW_SNAPLEN_EVENT */
 
 /* the selection bitmaps: one bit per pid up to the kernel's PID_MAX_LIMIT
  * (pid_max cannot be set higher); the -U map holds up to 32 names, NUL-padded */

@@ -281,6 +281,9 @@ struct scap_live_opts {
 	int skip_self;		/* do not capture the calling process */
 	const uint8_t *syscall_mask;	/* NULL: all; else [PPM_EVENT_MAX] 0/1 */
 	int page_faults;	/* also capture page_fault events (--page-faults) */
+	/* -T: writes to /dev/null (sysdig tracers) with SCAP_TRACER_SNAPLEN
+	 * bytes from the start (else from the first tracer recognised) */
+	int tracers;
 	/* --exit-only (bpf): enter events written at syscall exit, with the
 	 * exit time, instead of at entry (cheaper: one hook per syscall, but
 	 * evt.latency is 0 and a blocked call is seen only when it returns) */

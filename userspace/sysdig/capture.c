@@ -1030,6 +1030,7 @@ int run_capture(struct cli_opts *o)
 			lo.snaplen = chisel_snaplen(r.chisels);
 		lo.skip_self = !o->debug;
 		lo.page_faults = o->page_faults;
+		lo.tracers = o->force_tracers;
 		lo.exit_only = o->exit_only;
 		lo.buffer_bytes_per_cpu = o->buffer_bytes;
 		live_pushdown(&r, &lo);
@@ -1053,6 +1054,8 @@ int run_capture(struct cli_opts *o)
 		}
 		status = finish_cmd(&r, status);
 	}
+	if (o->force_tracers && o->ninputs)
+		fprintf(stderr, "sysdig: -T has no effect: tracers are captured live (a file holds what was captured)\n");
 	/* the first input is opened even after an early signal: its -w file
 	 * then holds the metadata (valid, no events) */
 	for (int i = 0; i < o->ninputs && !r.stop && (i == 0 || !g_stop); i++) {
