@@ -1393,8 +1393,7 @@ static int make_tracer_event(struct sinsp *s, struct sinsp_evt *evt, const struc
 	uint32_t need = hdr + 3 * 2 + 8 + 2 * UINT16_MAX + 64;
 	uint16_t lens[3] = { 8, 0, 0 };
 	int64_t id = p->invalid ? 0 : p->id;
-	char *const *args[2] = { p->names, p->vals };
-	uint8_t *d, *vals;
+	uint8_t *d;
 	uint16_t l;
 
 	if (s->tracer_evt_cap < need) {
@@ -1405,7 +1404,7 @@ static int make_tracer_event(struct sinsp *s, struct sinsp_evt *evt, const struc
 		s->tracer_evt = n;
 		s->tracer_evt_cap = need;
 	}
-	vals = d = s->tracer_evt + hdr + sizeof(lens);
+	d = s->tracer_evt + hdr + sizeof(lens);
 	memcpy(d, &id, 8);
 	d += 8;
 	if (p->invalid) {
@@ -1420,7 +1419,7 @@ static int make_tracer_event(struct sinsp *s, struct sinsp_evt *evt, const struc
 	} else {
 		put_list(&d, p->tags, p->ntags, &lens[1]);
 		for (uint32_t i = 0; i < p->nargs; i++) {
-			char *const pair[2] = { args[0][i], args[1][i] };
+			char *const pair[2] = { p->names[i], p->vals[i] };
 
 			if (lens[2] + strlen(pair[0]) + strlen(pair[1]) + 2 > UINT16_MAX)
 				break;
@@ -1429,7 +1428,6 @@ static int make_tracer_event(struct sinsp *s, struct sinsp_evt *evt, const struc
 		}
 	}
 	memcpy(s->tracer_evt + hdr, lens, sizeof(lens));
-	(void)vals;
 	evt->tracer_write = evt->scap;
 	evt->scap.data = s->tracer_evt;
 	evt->scap.type = (p->type == '>' || p->invalid) ? PPME_TRACER_E : PPME_TRACER_X;
