@@ -126,6 +126,10 @@ struct scap_bpf_counters {
  * whose path names X when the capture starts, those made later whose name
  * ends in an id of want_ids (+ ".scope"), and the children of selected ones */
 #define SCAP_BPF_F_CGROUPS 256
+/* settings.flags: sysdig tracers (-T, or a tracer write seen): a write to
+ * /dev/null captures up to SCAP_TRACER_SNAPLEN bytes whatever the snaplen */
+#define SCAP_BPF_F_TRACERS 512
+#define SCAP_TRACER_SNAPLEN 4096	/* RW_SNAPLEN_EVENT */
 
 /* the selection bitmaps: one bit per pid up to the kernel's PID_MAX_LIMIT
  * (pid_max cannot be set higher); the -U map holds up to 32 names, NUL-padded */

@@ -26,6 +26,25 @@ static __always_inline void push_data(struct bld *b, __u64 uptr, __s64 len)
 	push_ubuf(b, uptr, snap(len));
 }
 
+/* /dev/null: the character device 1:3 (kernel dev_t) */
+static __always_inline int is_dev_null(__s64 fd)
+{
+	struct file *f = fd_file(fd);
+
+	return f && BPF_CORE_READ(f, f_inode, i_rdev) == ((1u << 20) | 3);
+}
+
+/* a write's data: with tracers on, writes to /dev/null (sysdig tracers)
+ * keep up to SCAP_TRACER_SNAPLEN bytes, as the reference's driver does */
+static __always_inline void push_write_data(struct bld *b, __s64 fd, __u64 uptr, __s64 len)
+{
+	if (len > 0 && (settings.flags & SCAP_BPF_F_TRACERS) && is_dev_null(fd)) {
+		push_ubuf(b, uptr, len < SCAP_TRACER_SNAPLEN ? len : SCAP_TRACER_SNAPLEN);
+		return;
+	}
+	push_data(b, uptr, len);
+}
+
 /*
  * Walks of an iovec array under bpf_loop(), one iovec a step (the verifier
  * checks the step once; 32 iovecs would not fit the BPF stack at once)
@@ -170,6 +189,10 @@ FILLER(fill_rw)
 		push_data(&b, c->args[1], c->ret);
 		break;
 	case PPME_SYSCALL_WRITE_E:
+		begin_evt(&b, c->exit_type);
+		push_u64(&b, c->ret);
+		push_write_data(&b, (__s32)c->args[0], c->args[1], c->args[2]);
+		break;
 	case PPME_SYSCALL_PWRITE_E:
 		begin_evt(&b, c->exit_type);
 		push_u64(&b, c->ret);

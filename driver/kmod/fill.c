@@ -227,6 +227,26 @@ static int put_fd_dev(struct kfill *f, long fd)
 	return put_num(f, PT_UINT32, dev);
 }
 
+/* a write's data: with tracers on, writes to /dev/null (sysdig tracers)
+ * keep up to SCAP_TRACER_SNAPLEN bytes, as the reference's driver does */
+static int put_write_data(struct kfill *f, long fd, unsigned long uaddr, long len)
+{
+	struct file *file;
+	u32 snaplen = f->snaplen;
+
+	if (f->tracer_snaplen && f->type == PPME_SYSCALL_WRITE_X && len > 0 && fd >= 0) {
+		file = fget_raw(fd);
+		if (file) {
+			if (file_inode(file)->i_rdev == MKDEV(1, 3))
+				f->snaplen = f->tracer_snaplen;
+			fput(file);
+		}
+	}
+	len = put_ubuf(f, uaddr, len);
+	f->snaplen = snaplen;
+	return len;
+}
+
 static u64 fd_ino(int fd)
 {
 	struct file *file = fget_raw(fd);
@@ -1002,7 +1022,7 @@ static int put_param(struct kfill *f, const struct fill_param *p)
 	case FS_UBUF_RET:
 		return put_ubuf(f, a, f->ret);
 	case FS_UBUF_SIZE:
-		return put_ubuf(f, a, next);
+		return put_write_data(f, (long)(int)f->args[0], a, next);
 	case FS_OPEN_FLAGS:
 		return put_num(f, p->type, open_flags_to_ppm(a));
 	case FS_OPEN_MODE:
@@ -1122,6 +1142,7 @@ int kmod_fill_event(struct kfill *f, u16 type)
 	if (f->cap < hlen)
 		return -E2BIG;
 	f->lens = (u16 *)(f->buf + PPM_EVT_HDR_LEN);
+	f->type = type;
 	f->pos = hlen;
 	f->idx = 0;
 	f->args_rest = 0;

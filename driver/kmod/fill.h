@@ -24,6 +24,8 @@ struct kfill {
 	unsigned long args[6];
 	long ret;
 	u32 snaplen;
+	u32 tracer_snaplen;	/* writes to /dev/null (tracers on), else 0 */
+	u16 type;		/* the event being filled */
 	u16 sc;			/* ppm_sc code (generic events) */
 	u16 nr;			/* native syscall number */
 	u64 ts;			/* event time, 0: now (a stack and its enter share one) */

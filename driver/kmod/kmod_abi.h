@@ -71,5 +71,7 @@ struct kmod_mask {
 /* the schema hash of the tables the module was built from (SCHEMA_HASH in
  * the generated event_ids.h); the engine refuses a module with another */
 #define KMOD_IOC_GET_SCHEMA _IOR(KMOD_IOC_MAGIC, 7, uint64_t)
+/* sysdig tracers: writes to /dev/null keep SCAP_TRACER_SNAPLEN bytes */
+#define KMOD_IOC_SET_TRACERS _IO(KMOD_IOC_MAGIC, 8)
 
 #endif

@@ -59,6 +59,7 @@ static struct class *g_class;
 static DEFINE_MUTEX(g_lock);	/* probe registration, g_nopen */
 static unsigned int g_nopen;
 static bool g_capture;
+static bool g_tracers;	/* KMOD_IOC_SET_TRACERS */
 static u32 g_snaplen = 80;
 static pid_t g_skip_tgid;
 static u8 g_mask[KMOD_MASK_SIZE];
@@ -138,6 +139,7 @@ static void record_with(struct kring *r, struct kfill *f, u16 type,
 	space = ring_space(size, head, tail);
 	room = min3(space, size - head, (u64)KMOD_SCRATCH_SIZE);
 	f->snaplen = READ_ONCE(g_snaplen);
+	f->tracer_snaplen = READ_ONCE(g_tracers) ? SCAP_TRACER_SNAPLEN : 0;
 	f->buf = r->data + head;
 	f->cap = room;
 	len = fill(f, type);
@@ -466,6 +468,7 @@ static long kmod_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 		return 0;
 	case KMOD_IOC_STOP:
 		WRITE_ONCE(g_capture, false);
+		WRITE_ONCE(g_tracers, false);
 		return 0;
 	case KMOD_IOC_SET_SNAPLEN:
 		if (copy_from_user(&snaplen, uarg, sizeof(snaplen)))
@@ -488,6 +491,9 @@ static long kmod_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 		if (copy_from_user(&tgid, uarg, sizeof(tgid)))
 			return -EFAULT;
 		WRITE_ONCE(g_skip_tgid, tgid);
+		return 0;
+	case KMOD_IOC_SET_TRACERS:
+		WRITE_ONCE(g_tracers, true);
 		return 0;
 	case KMOD_IOC_GET_SCHEMA:
 		return copy_to_user(uarg, &schema, sizeof(schema)) ? -EFAULT : 0;

@@ -53,10 +53,11 @@ MAXTXT = 16 * 1024
 EXCLUDED = {
     'k8s': 'Kubernetes metadata comes from a k8s API server (-k), never from a .scap file',
     'mesos': 'Mesos/Marathon metadata comes from a Mesos master (-m), never from a .scap file',
-    'span': 'tracer spans (applications writing to /dev/null, sysdig tracers): no tracer events in the traces, '
-            'so no value in either tool; not implemented here: a file with tracer events stops with an error '
-            '(fields.c extract_span, test_sinsp_state span_fields_not_supported)',
-    'evtin': 'the enclosing tracer span of an event: as span',
+    'span': 'tracer spans (applications writing to /dev/null, sysdig tracers): no tracer events in these '
+            'traces, so no value in either tool; the tracer captures have their own goldens '
+            '(golden/tracers*, docs/tracers.md)',
+    'evtin': 'the enclosing tracer span of an event: not implemented (a file with tracer events stops with '
+             'an error, fields.c extract_evtin); no value on these traces in either tool',
 }
 
 # argument forms of the fields that need (evt.arg, ...) or accept one

@@ -66,6 +66,9 @@ OURS=""
 # --stacks through the module (the guest's kmod_stacks check)
 [ -n "$OURS" ] && [ -x "$BUILD/test/live/live_stackprog" ] &&
 	vm_copy_bin "$ROOT" "$BUILD/test/live/live_stackprog" /usr/bin/stackprog
+# sysdig tracers through the module (the guest's kmod_tracers check)
+[ -n "$OURS" ] && [ -x "$BUILD/test/live/live_tracer_writer" ] &&
+	vm_copy_bin "$ROOT" "$BUILD/test/live/live_tracer_writer" /usr/bin/tracer_writer
 cp "$HERE/vm_guest_test.sh" "$ROOT/guest.sh"
 T1=$(date +%s)
 vm_boot "$ROOT" "$KERNEL" "$VM_WORK" "kmodtest=1" || { echo "FAIL: guest run"; exit 1; }
@@ -76,7 +79,7 @@ echo "build+initramfs $((T1 - T0)) s, qemu $((T2 - T1)) s"
 # 1. lifecycle checks reported by the guest
 for c in insmod insmod_twice_fails capture second_reader_busy rmmod_while_open_fails \
 	first_reader_ok rmmod no_device_after_unload open_without_module_fails \
-	reload_and_capture rmmod_again ${OURS:+our_sysdig_capture other_tables_refused kmod_stacks kmod_type_mask}; do
+	reload_and_capture rmmod_again ${OURS:+our_sysdig_capture other_tables_refused kmod_stacks kmod_type_mask kmod_tracers}; do
 	if grep -q "^CHECK $c 0$" "$R/checks.txt" 2>/dev/null; then pass "guest: $c"; else fail "guest: $c"; fi
 done
 grep -q "^crw------- .* /dev/sysdigc0$" "$R/devs.txt" && pass "device /dev/sysdigc0 is root-only" ||

@@ -90,6 +90,23 @@ if [ -x /usr/bin/sysdig-c ] && [ -x /usr/bin/stackprog ]; then
 	check kmod_stacks $([ "$n" = 10 ] && echo 0 || echo 1)
 fi
 
+# sysdig tracers through the module, -T: a 300-byte tracer pair written to
+# /dev/null comes whole (SCAP_TRACER_SNAPLEN, not the 80-byte snaplen), as
+# two tracer events with their 290-byte tags
+if [ -x /usr/bin/sysdig-c ] && [ -x /usr/bin/tracer_writer ]; then
+	$T /usr/bin/sysdig-c --kmod -T -w "$OUT/tracers.scap" 'proc.name=tracer_writer' \
+		>"$OUT/tracers.err" 2>&1 &
+	SD=$!
+	wait_attached
+	/usr/bin/tracer_writer long
+	sleep 2
+	kill -INT $SD
+	wait $SD
+	n=$(/usr/bin/sysdig-c -r "$OUT/tracers.scap" -p '%span.tags %span.args' 'evt.type=tracer' |
+		awk 'length($1) == 290 && $2 == "k=v"' | wc -l)
+	check kmod_tracers $([ "$n" = 2 ] && echo 0 || echo 1)
+fi
+
 # two readers: the second one must fail with a clear "busy" error
 $T /usr/bin/kmod_capture /tmp/r1.scap -- /bin/sleep 3 >/tmp/r1.txt 2>&1 &
 R1=$!

@@ -15,6 +15,7 @@
 #include "fields.h"
 #include "sinsp.h"
 #include "memengine.h"
+#include "tracer.h"
 
 #define CLONE_FILES 1u
 #define CLONE_THREAD (1u << 13)
@@ -554,13 +555,30 @@ static void container_table(void **st)
 	free(v);
 }
 
-/* span.* / evtin.* (tracer spans, not implemented): no value on other
- * events; a tracer event stops the program with a one-line error */
-static void span_fields_not_supported(void **state)
+static void ev_write(struct scap *h, uint64_t tid, int64_t fd, const char *data, uint64_t ts,
+		     uint32_t dump_flags)
+{
+	uint32_t n = (uint32_t)strlen(data);
+
+	ev_begin(h, PPME_SYSCALL_WRITE_E, tid, ts);
+	ev_i64(h, fd);
+	ev_u32(h, n);
+	ev_end(h, 0);
+	ev_begin(h, PPME_SYSCALL_WRITE_X, tid, ts + 1);
+	ev_i64(h, n);
+	ev_bytes(h, data, n);
+	ev_end(h, dump_flags);
+}
+
+/* tracers: writes to /dev/null become tracer events (tracer.h) once one
+ * parses; their enters are hidden; an incomplete text waits for the next
+ * write; span.* read the span; evtin.* (not implemented) stops with a
+ * one-line error on a tracer event */
+static void tracer_writes(void **state)
 {
 	struct scap *h = base();
 	char err[SCAP_ERRBUF_SIZE];
-	struct field_ref span, evtin;
+	struct field_ref evtin, dur;
 	struct field_value *v = malloc(sizeof(*v));
 	struct sinsp *s;
 	struct sinsp_evt e;
@@ -569,27 +587,58 @@ static void span_fields_not_supported(void **state)
 
 	(void)state;
 	assert_non_null(v);
-	assert_int_equal(field_parse("span.id", &span, err, sizeof(err)) > 0, 1);
-	assert_int_equal(field_parse("evtin.span.id", &evtin, err, sizeof(err)) > 0, 1);
-	ev_begin(h, PPME_SYSCALL_CLOSE_E, 100, 1);
-	ev_i64(h, 3);
-	ev_end(h, 0);
-	ev_begin(h, PPME_TRACER_E, 100, 2);
-	ev_i64(h, 7);
-	ev_bytes(h, "t\0", 2);
-	ev_bytes(h, "", 0);
-	ev_end(h, 0);
-	s = sinsp_open(h, err);
-	assert_non_null(s);
-	assert_int_equal(sinsp_next(s, &e), SCAP_SUCCESS);
-	assert_int_equal(field_extract(s, &e, &span, v), 0);
-	assert_int_equal(field_extract(s, &e, &evtin, v), 0);
-	assert_int_equal(sinsp_next(s, &e), SCAP_SUCCESS);
+	/* a field that needs the spans matched, compiled before reading */
+	assert_true(field_parse("span.duration", &dur, err, sizeof(err)) > 0);
+	assert_true(field_parse("evtin.span.id", &evtin, err, sizeof(err)) > 0);
+	ev_open(h, 100, "/dev/null", 4, 2);
+	ev_write(h, 100, 4, ">:t:app.req:m=GET,u=/x:", 100, 0);
+	ev_write(h, 100, 4, "<:t:app.", 500, 0);
+	ev_write(h, 100, 4, "req:code=200:", 600, 0);
+	ev_write(h, 100, 3, ">:t:x::", 700, 0);	/* /etc/passwd: a write */
+	ev_write(h, 100, 9, ">:p:y::", 800, SCAP_DF_TRACER);	/* unknown fd, flagged */
+	s = open_mem(h);
+	next_ok(s, &e);	/* open E */
+	next_ok(s, &e);	/* open X */
+	assert_int_equal(e.fdinfo->tracer, TRACER_FD_FILE);
+	next_ok(s, &e);	/* the first write E: not known as a tracer yet */
+	assert_false(e.filtered_out);
+	next_ok(s, &e);
 	assert_int_equal(e.scap.type, PPME_TRACER_E);
+	assert_int_equal(e.tracer, SINSP_TRACER_EVENT);
+	assert_int_equal(e.tracer_write.type, PPME_SYSCALL_WRITE_X);
+	assert_int_equal(e.scap.ts, 101);
+	assert_string_equal(field_str(s, &e, "span.tags", v), "app.req");
+	assert_string_equal(field_str(s, &e, "span.tag[-1]", v), "req");
+	assert_string_equal(field_str(s, &e, "span.args", v), "m=GET,u=/x");
+	assert_string_equal(field_str(s, &e, "span.arg.u", v), "/x");
+	assert_string_equal(field_str(s, &e, "evt.arg.args", v), "m:GET,u:/x");
+	assert_int_equal(field_extract(s, &e, &dur, v), 0);	/* an enter */
+	next_ok(s, &e);	/* write E on the tracer fd: hidden */
+	assert_true(e.filtered_out);
+	assert_int_equal(e.tracer, SINSP_TRACER_HIDDEN);
+	next_ok(s, &e);	/* "<:t:app." waits */
+	assert_int_equal(e.scap.type, PPME_SYSCALL_WRITE_X);
+	assert_int_equal(e.tracer, SINSP_TRACER_HIDDEN);
+	next_ok(s, &e);
+	next_ok(s, &e);	/* joined: the exit at 601, 500 ns after the enter */
+	assert_int_equal(e.scap.type, PPME_TRACER_X);
+	assert_int_equal(field_extract(s, &e, &dur, v), 1);
+	assert_int_equal(v->u, 500);
+	assert_string_equal(field_str(s, &e, "span.args", v), "code=200");
+	assert_string_equal(field_str(s, &e, "span.enterargs", v), "m=GET,u=/x");
+	assert_string_equal(field_str(s, &e, "span.duration.human", v), "500ns");
+	next_ok(s, &e);
+	next_ok(s, &e);	/* on /etc/passwd: a write */
+	assert_int_equal(e.scap.type, PPME_SYSCALL_WRITE_X);
+	assert_int_equal(e.tracer, SINSP_TRACER_NONE);
+	next_ok(s, &e);
+	next_ok(s, &e);	/* an fd not in the table, flagged by the writer */
+	assert_int_equal(e.scap.type, PPME_TRACER_E);
+	assert_string_equal(field_str(s, &e, "span.tags", v), "y");
 	pid = fork();
 	if (pid == 0) {
 		fclose(stderr);
-		field_extract(s, &e, &span, v);
+		field_extract(s, &e, &evtin, v);
 		_exit(0);
 	}
 	assert_int_equal(waitpid(pid, &status, 0), pid);
@@ -611,7 +660,7 @@ int main(void)
 		cmocka_unit_test(sockets),
 		cmocka_unit_test(cwd_and_limits),
 		cmocka_unit_test(section_and_state_only),
-		cmocka_unit_test(span_fields_not_supported),
+		cmocka_unit_test(tracer_writes),
 		cmocka_unit_test(container_table),
 	};
 

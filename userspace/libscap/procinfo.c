@@ -242,6 +242,19 @@ static double procinfo_reference_progress(struct scap *h)
 	return inner_progress(h, ((struct procinfo_layer *)h->engine)->inner_ops->reference_progress);
 }
 
+static int procinfo_enable_tracers(struct scap *h)
+{
+	struct procinfo_layer *l = h->engine;
+	int r;
+
+	if (!l->inner_ops->enable_tracers)
+		return 0;
+	h->engine = l->inner;
+	r = l->inner_ops->enable_tracers(h);
+	h->engine = l;
+	return r;
+}
+
 static void procinfo_close(struct scap *h)
 {
 	struct procinfo_layer *l = h->engine;
@@ -261,6 +274,7 @@ static const struct scap_engine_ops procinfo_ops = {
 	.progress = procinfo_progress,
 	.reference_progress = procinfo_reference_progress,
 	.close = procinfo_close,
+	.enable_tracers = procinfo_enable_tracers,
 };
 
 int scap_procinfo_wrap(struct scap *h, char *err)

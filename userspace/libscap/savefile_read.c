@@ -1163,6 +1163,11 @@ fail:
 	return NULL;
 }
 
+int scap_enable_tracers(struct scap *h)
+{
+	return h && h->ops && h->ops->enable_tracers ? h->ops->enable_tracers(h) : 0;
+}
+
 void scap_close(struct scap *h)
 {
 	if (!h)

@@ -218,6 +218,9 @@ struct scap_engine_ops {
 	/* live: 0 when the driver leaves the thread out (scap_live_opts
 	 * select), so userspace makes no events of it either; NULL: all */
 	int (*selected)(struct scap *h, uint64_t pid, uint64_t tid);
+	/* live: capture writes to /dev/null with the tracer snaplen from now
+	 * on (sysdig tracers, -T); NULL: not supported */
+	int (*enable_tracers)(struct scap *h);
 };
 
 struct scap_suppress;
@@ -266,6 +269,8 @@ static inline int scap_next(struct scap *h, struct scap_evt *evt)
 }
 
 void scap_close(struct scap *h);
+/* the engine's enable_tracers, 0 where it has none */
+int scap_enable_tracers(struct scap *h);
 
 /* live capture (engine/bpf, engine/kmod) */
 enum scap_live_driver { SCAP_DRIVER_AUTO = 0, SCAP_DRIVER_BPF, SCAP_DRIVER_KMOD };
@@ -276,6 +281,9 @@ struct scap_live_opts {
 	int skip_self;		/* do not capture the calling process */
 	const uint8_t *syscall_mask;	/* NULL: all; else [PPM_EVENT_MAX] 0/1 */
 	int page_faults;	/* also capture page_fault events (--page-faults) */
+	/* -T: writes to /dev/null (sysdig tracers) with SCAP_TRACER_SNAPLEN
+	 * bytes from the start (else from the first tracer recognised) */
+	int tracers;
 	/* --exit-only (bpf): enter events written at syscall exit, with the
 	 * exit time, instead of at entry (cheaper: one hook per syscall, but
 	 * evt.latency is 0 and a blocked call is seen only when it returns) */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include "render.h"
 #include "sinsp_int.h"
+#include "tracer.h"
 
 /* ------------------------------------------------------------------ */
 /* int64 -> pointer map                                                */
@@ -816,6 +817,8 @@ void fdinfo_from_scap(struct sinsp_fdinfo *fdi, const struct scap_fdinfo *sfd, c
 	default:
 		snprintf(namebuf, nbsize, "%s", sfd->name ? sfd->name : "");
 		sanitize_name(namebuf);
+		if (strcmp(namebuf, TRACER_DEVICE) == 0)
+			fdi->tracer = TRACER_FD_FILE;
 		break;
 	}
 }

@@ -25,6 +25,7 @@
 #include "sinsp_int.h"
 #include "format.h"
 #include "render.h"
+#include "tracer.h"
 
 #define NS_PER_S ((uint64_t)1000000000)
 
@@ -256,7 +257,7 @@ static int parse_arg(const char *t, struct field_ref *out, char *err, size_t err
 		if (t[0] == '.')
 			goto bad;
 		break;
-	case F_SPAN_TAG: case F_SPAN_ARG: case F_EVTIN_SPAN_TAG: case F_EVTIN_SPAN_ARG:
+	case F_SPAN_TAG: case F_SPAN_ARG: case F_SPAN_ENTERARG: case F_EVTIN_SPAN_TAG: case F_EVTIN_SPAN_ARG:
 	case F_EVTIN_SPAN_P_TAG: case F_EVTIN_SPAN_P_ARG: case F_EVTIN_SPAN_S_TAG:
 	case F_EVTIN_SPAN_S_ARG: case F_EVTIN_SPAN_M_TAG: case F_EVTIN_SPAN_M_ARG:
 		if (t[0] == '[')	/* an index must be a number */
@@ -265,7 +266,7 @@ static int parse_arg(const char *t, struct field_ref *out, char *err, size_t err
 			snprintf(err, errlen, "invalid syntax for span.tag");
 			return -1;
 		}
-		if (t[0] == '.' && out->id != F_SPAN_ARG) {
+		if (t[0] == '.' && out->id != F_SPAN_ARG && out->id != F_SPAN_ENTERARG) {
 			snprintf(err, errlen, "unknown event argument %s", t + 1);
 			return -1;
 		}
@@ -325,6 +326,22 @@ static int parse_plugin_field(const char *text, size_t n, int plugin, int field,
 	return (int)total;
 }
 
+/* span.* fields that need the spans matched: with one of them in a filter,
+ * format or chisel, every enter is kept until its exit (tracer.h) and
+ * they have no value on an event without its span */
+static int span_needs_tracking(int id)
+{
+	switch (id) {
+	case F_SPAN_DURATION: case F_SPAN_DURATION_QUANTIZED: case F_SPAN_DURATION_HUMAN:
+	case F_SPAN_DURATION_FORTAG: case F_SPAN_ARG: case F_SPAN_ARGS: case F_SPAN_ENTERARG:
+	case F_SPAN_ENTERARGS: case F_SPAN_IDTAG: case F_SPAN_TIME: case F_SPAN_RAWTIME:
+	case F_SPAN_RAWPARENTTIME:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 int field_parse(const char *text, struct field_ref *out, char *err, size_t errlen)
 {
 	const struct field_def *best = NULL;
@@ -369,6 +386,8 @@ int field_parse(const char *text, struct field_ref *out, char *err, size_t errle
 		total = sizeof(out->name) - 1;
 	memcpy(out->name, text, total);
 	out->name[total] = 0;
+	if (span_needs_tracking(out->id))
+		g_tracer_track = 1;
 	return (int)(bestlen + (size_t)r);
 }
 
@@ -2176,21 +2195,173 @@ static int extract_syslog(struct sinsp_evt *e, const struct field_ref *f, struct
 
 /* ------------------------------------------------------------ dispatch */
 
-/*
- * span.* / evtin.* (application tracer spans): no value, as sysdig 0.29.3
- * on every capture its drivers make (tracer events are EF_OLD_VERSION in
- * its event table).  Spans are not implemented here: a file that does hold
- * tracer events stops with an error at the first one instead of printing
- * empty spans.
- */
-static int extract_span(const struct sinsp_evt *e)
+/* ------------------------------------------------------------- span.* */
+
+/* tag i of the tracer (an invalid tracer has one: its message) */
+static const char *span_tag(const struct tracer_parser *p, int64_t i)
+{
+	uint32_t n = p->invalid ? 1 : p->ntags;
+
+	if (i < 0)
+		i += n;
+	if (i < 0 || i >= n)
+		return NULL;
+	return p->invalid ? p->error : p->tags[i];
+}
+
+static int span_args(struct field_value *v, const struct tracer_span *sp)
+{
+	const char *n, *a;
+	size_t len = 0;
+
+	if (!sp)
+		return 0;
+	n = sp->names;
+	a = sp->vals;
+	for (uint32_t i = 0; i < sp->nargs; i++) {
+		int w = snprintf(v->buf + len, sizeof(v->buf) - len, "%s%s=%s", i ? "," : "", n, a);
+
+		if (w < 0 || (size_t)w >= sizeof(v->buf) - len) {
+			len = sizeof(v->buf) - 1;
+			break;
+		}
+		len += (size_t)w;
+		n += strlen(n) + 1;
+		a += strlen(a) + 1;
+	}
+	v->buf[len] = 0;
+	return set_str(v, v->buf, len);
+}
+
+/* span.arg.NAME / span.arg[N] (negative: from the end) */
+static int span_arg(struct field_value *v, const struct tracer_span *sp, const struct field_ref *f)
+{
+	const char *n, *a;
+	int64_t want = f->arg_index;
+
+	if (!sp)
+		return 0;
+	if (!f->arg_name[0] && want < 0)
+		want += sp->nargs;
+	n = sp->names;
+	a = sp->vals;
+	for (uint32_t i = 0; i < sp->nargs; i++) {
+		if (f->arg_name[0] ? strcmp(n, f->arg_name) == 0 : (int64_t)i == want)
+			return set_cstr(v, a);
+		n += strlen(n) + 1;
+		a += strlen(a) + 1;
+	}
+	return 0;
+}
+
+static int span_duration(const struct sinsp_evt *e, const struct tracer_parser *p, uint64_t *d)
+{
+	if (e->scap.type != PPME_TRACER_X || !p->enter)
+		return 0;
+	*d = p->exit.time > p->enter->time ? p->exit.time - p->enter->time : 0;
+	return 1;
+}
+
+/* sysdig 0.29.3's span fields (sinsp_filter_check_tracer), docs/tracers.md */
+static int extract_span(struct sinsp *s, const struct sinsp_evt *e, const struct field_ref *f,
+			struct field_value *v)
+{
+	const struct tracer_parser *p = e->thread ? e->thread->tracer : NULL;
+	int is_exit = e->scap.type == PPME_TRACER_X;
+	const struct tracer_span *sp;
+	uint64_t d;
+	const char *t;
+	size_t len;
+	int n;
+
+	if ((e->scap.type != PPME_TRACER_E && !is_exit) || !p)
+		return 0;
+	if (span_needs_tracking(f->id) && !p->enter)
+		return 0;
+	switch (f->id) {
+	case F_SPAN_ID:
+		return set_i(v, PT_INT64, p->id);
+	case F_SPAN_TIME:
+		return set_str(v, v->buf, fmt_time(v->buf, e->scap.ts, 1));
+	case F_SPAN_NTAGS:
+		return set_u(v, PT_UINT32, p->invalid ? 1 : p->ntags);
+	case F_SPAN_NARGS:
+		return p->enter ? set_u(v, PT_UINT32, p->enter->nargs) : 0;
+	case F_SPAN_TAGS:
+		if (p->invalid) {
+			/* the reference copies its message with the length the
+			 * first tag of an earlier parse had (measured) */
+			len = strlen(p->error);
+			return set_str(v, p->error, p->taglen0 < len ? p->taglen0 : len);
+		}
+		len = 0;
+		v->buf[0] = 0;
+		for (uint32_t i = 0; i < p->ntags && len < sizeof(v->buf) - 1; i++) {
+			n = snprintf(v->buf + len, sizeof(v->buf) - len, "%s%s", i ? "." : "", p->tags[i]);
+			len = n < 0 ? len : len + (size_t)n;
+		}
+		if (len > sizeof(v->buf) - 1)
+			len = sizeof(v->buf) - 1;
+		return set_str(v, v->buf, len);
+	case F_SPAN_TAG:
+		return (t = span_tag(p, f->arg_index)) ? set_cstr(v, t) : 0;
+	case F_SPAN_IDTAG:
+		t = span_tag(p, f->arg_index);
+		n = snprintf(v->buf, sizeof(v->buf), "%" PRId64 "%s", p->id, t ? t : "");
+		return set_str(v, v->buf, n < 0 ? 0 : strnlen(v->buf, sizeof(v->buf)));
+	case F_SPAN_ARGS:
+	case F_SPAN_ARG:
+		sp = is_exit ? &p->exit : p->enter;
+		return f->id == F_SPAN_ARGS ? span_args(v, sp) : span_arg(v, sp, f);
+	case F_SPAN_ENTERARGS:
+		return span_args(v, p->enter);
+	case F_SPAN_ENTERARG:
+		return span_arg(v, p->enter, f);
+	case F_SPAN_DURATION:
+		return span_duration(e, p, &d) ? set_u(v, PT_RELTIME, d) : 0;
+	case F_SPAN_DURATION_HUMAN:
+		if (!span_duration(e, p, &d))
+			return 0;
+		return set_str(v, v->buf, fmt_human_ns(v->buf, sizeof(v->buf), d));
+	case F_SPAN_DURATION_QUANTIZED:
+		if (!span_duration(e, p, &d) || d == 0)
+			return 0;
+		return set_u(v, PT_UINT64, quantize_latency(d));
+	case F_SPAN_DURATION_FORTAG:
+		if ((int64_t)(p->invalid ? 1 : p->ntags) - 1 != f->arg_index || !span_duration(e, p, &d))
+			return 0;
+		return set_u(v, PT_RELTIME, d);
+	case F_SPAN_COUNT:
+		return set_u(v, PT_UINT64, is_exit);
+	case F_SPAN_COUNT_FORTAG:
+		return set_u(v, PT_UINT64, is_exit && (int64_t)p->ntags - 1 == f->arg_index);
+	case F_SPAN_CHILDCOUNT_FORTAG:
+		return set_u(v, PT_UINT64, is_exit && (int64_t)p->ntags > f->arg_index + 1);
+	case F_SPAN_RAWTIME:
+		n = snprintf(v->buf, sizeof(v->buf), "%" PRIu64, p->enter->time);
+		return set_str(v, v->buf, (size_t)n);
+	case F_SPAN_RAWPARENTTIME:
+		if (!s->spans || !(sp = tracer_parent(p, s->spans)))
+			return 0;
+		n = snprintf(v->buf, sizeof(v->buf), "%" PRIu64, sp->time);
+		return set_str(v, v->buf, (size_t)n);
+	default:
+		return 0;
+	}
+}
+
+/* evtin.*: not implemented; no value, but a capture with tracer events
+ * stops with an error rather than matching nothing silently */
+static int extract_evtin(const struct sinsp_evt *e)
 {
 	if (e->scap.type == PPME_TRACER_E || e->scap.type == PPME_TRACER_X) {
-		fprintf(stderr, "span.* and evtin.* fields: tracer events are not supported\n");
+		fprintf(stderr, "evtin.* fields: not supported on captures with tracer events\n");
 		exit(1);
 	}
 	return 0;
 }
+
+/* ------------------------------------------------------------ dispatch */
 
 int field_extract(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *f,
 		  struct field_value *v)
@@ -2215,13 +2386,13 @@ int field_extract(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *
 	case 'e':
 		if (n[1] == 'v' && n[2] == 't' && n[3] == '.')
 			return extract_evt(s, e, f, v);
-		return extract_span(e);	/* evtin.* */
+		return extract_evtin(e);
 	case 's':
 		if (f->id == F_SYSCALL_TYPE)
 			return extract_evt(s, e, f, v);
 		if (n[1] == 'y')
 			return extract_syslog(e, f, v);
-		return extract_span(e);	/* span.* */
+		return extract_span(s, e, f, v);
 	case 'p':
 	case 't':
 		return extract_proc(s, e, f, v);

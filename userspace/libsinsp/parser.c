@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "sinsp_int.h"
+#include "tracer.h"
 
 const char *evt_str(const struct scap_evt *e, uint32_t i, char *buf, size_t size, size_t *len)
 {
@@ -284,7 +285,9 @@ void parser_init(void)
 static struct sinsp_fdinfo *event_fdinfo(struct sinsp *s, struct sinsp_threadinfo *t,
 					 uint16_t type)
 {
-	if (s->fd_state_unread && (g_type_flags[type] & TF_RW))
+	/* writes keep their fd: a tracer write is found by its fd */
+	if (s->fd_state_unread && (g_type_flags[type] & TF_RW) &&
+	    type != PPME_SYSCALL_WRITE_E && type != PPME_SYSCALL_WRITE_X)
 		return NULL;
 	return thread_fd(s, t, t->lastevent_fd);
 }
@@ -787,6 +790,8 @@ static void parse_open_exit(struct sinsp *s, struct sinsp_evt *evt)
 	fdi.open_flags = flags;
 	fdi.dev = dev;
 	fdi.name = full;
+	if (strcmp(full, TRACER_DEVICE) == 0)
+		fdi.tracer = TRACER_FD_FILE;
 	evt->fdinfo = thread_add_fd(s, evt->thread, fd, &fdi);
 	evt->fd = fd;
 }
@@ -1361,6 +1366,188 @@ static void parse_rlimit_exit(struct sinsp *s, struct sinsp_evt *evt)
 
 /* ------------------------------------------------------------------ */
 
+/* ------------------------------------------------------------------ */
+/* tracers (tracer.h)                                                  */
+
+static void put_list(uint8_t **d, char *const *list, uint32_t n, uint16_t *len)
+{
+	uint32_t total = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		size_t l = strlen(list[i]) + 1;
+
+		if (total + l > UINT16_MAX)
+			break;
+		memcpy(*d + total, list[i], l);
+		total += (uint32_t)l;
+	}
+	*d += total;
+	*len = (uint16_t)total;
+}
+
+/* the tracer event shown instead of the write: id, tags as "t1\0t2\0",
+ * args as "name\0value\0" pairs (render.c joins them as the reference) */
+static int make_tracer_event(struct sinsp *s, struct sinsp_evt *evt, const struct tracer_parser *p)
+{
+	const uint32_t hdr = sizeof(struct ppm_evt_hdr);
+	uint32_t need = hdr + 3 * 2 + 8 + 2 * UINT16_MAX + 64;
+	uint16_t lens[3] = { 8, 0, 0 };
+	int64_t id = p->invalid ? 0 : p->id;
+	uint8_t *d;
+	uint16_t l;
+
+	if (s->tracer_evt_cap < need) {
+		uint8_t *n = realloc(s->tracer_evt, need);
+
+		if (!n)
+			return -1;
+		s->tracer_evt = n;
+		s->tracer_evt_cap = need;
+	}
+	d = s->tracer_evt + hdr + sizeof(lens);
+	memcpy(d, &id, 8);
+	d += 8;
+	if (p->invalid) {
+		size_t el = strlen(p->error) + 1;
+
+		if (el > UINT16_MAX)
+			el = UINT16_MAX;
+		memcpy(d, p->error, el);
+		d[el - 1] = 0;
+		d += el;
+		lens[1] = (uint16_t)el;
+	} else {
+		put_list(&d, p->tags, p->ntags, &lens[1]);
+		for (uint32_t i = 0; i < p->nargs; i++) {
+			char *const pair[2] = { p->names[i], p->vals[i] };
+
+			if (lens[2] + strlen(pair[0]) + strlen(pair[1]) + 2 > UINT16_MAX)
+				break;
+			put_list(&d, pair, 2, &l);
+			lens[2] = (uint16_t)(lens[2] + l);
+		}
+	}
+	memcpy(s->tracer_evt + hdr, lens, sizeof(lens));
+	evt->tracer_write = evt->scap;
+	evt->scap.data = s->tracer_evt;
+	evt->scap.type = (p->type == '>' || p->invalid) ? PPME_TRACER_E : PPME_TRACER_X;
+	evt->scap.len = (uint32_t)(d - s->tracer_evt);
+	scap_evt_write_header(s->tracer_evt, evt->scap.ts, evt->scap.tid, evt->scap.len,
+			      evt->scap.type, 3);
+	evt->scap.dump_flags = 0;
+	if (scap_decode_params(&evt->scap) != 0) {
+		evt->scap = evt->tracer_write;
+		return -1;
+	}
+	evt->info = ppm_event_info_of(evt->scap.type);
+	evt->tracer = SINSP_TRACER_EVENT;
+	evt->fdinfo = NULL;
+	evt->fd = -1;
+	evt->uses_fd = 0;
+	evt->has_enter = 0;
+	evt->errorcode = 0;
+	return 0;
+}
+
+/* sinsp_parser::parse_tracer: the write's data as a tracer; the event
+ * becomes the tracer event unless the text is incomplete (then hidden) or
+ * invalid on an fd not known to be a tracer one (then it stays a write) */
+static int parse_tracer(struct sinsp *s, struct sinsp_evt *evt)
+{
+	struct sinsp_threadinfo *t = evt->thread;
+	const struct scap_evt *e = &evt->scap;
+	struct tracer_parser *p;
+	struct tracer_ids ids;
+	uint32_t len;
+	int r;
+
+	if (!t || e->nparams < 2)
+		return TRACER_FAILED;
+	if (!t->tracer && !(t->tracer = calloc(1, sizeof(*t->tracer))))
+		return TRACER_FAILED;
+	if (!s->spans && !(s->spans = tracer_spans_new()))
+		return TRACER_FAILED;
+	p = t->tracer;
+	ids.tid = t->tid;
+	ids.pid = t->pid;
+	ids.ptid = t->ptid;
+	len = e->pval[1] ? e->plen[1] : 0;
+	r = tracer_parse(p, s->spans, (const char *)e->pval[1], len, e->ts, &ids, g_tracer_track);
+	if (r == TRACER_TRUNCATED) {
+		evt->filtered_out = 1;
+		evt->tracer = SINSP_TRACER_HIDDEN;
+		return r;
+	}
+	if (r != TRACER_OK) {
+		char *msg;
+
+		if (!evt->fdinfo || evt->fdinfo->tracer != TRACER_FD_YES)
+			return r;
+		/* "invalid tracer DATA, lenN": an enter with no id and args */
+		msg = malloc((size_t)len + 48);
+		if (!msg)
+			return r;
+		memcpy(msg, "invalid tracer ", 15);
+		if (len)
+			memcpy(msg + 15, e->pval[1], len);
+		snprintf(msg + 15 + len, 33, ", len%" PRIu32, len);
+		if (memchr(msg, 0, 15 + len))	/* the text stops at a NUL */
+			memmove(msg + strlen(msg), msg + 15 + len, strlen(msg + 15 + len) + 1);
+		free(p->error);
+		p->error = msg;
+		p->invalid = 1;
+		p->nargs = p->nvals = 0;
+	}
+	if (make_tracer_event(s, evt, p))
+		return r;
+	t->lastevent_fd = -1;
+	t->lastevent_type = PPME_TRACER_E;
+	t->latency = 0;
+	t->last_latency_entertime = 0;
+	return r;
+}
+
+/* detect_and_process_tracer_write; 1 when the event was a tracer */
+static int tracer_rw_exit(struct sinsp *s, struct sinsp_evt *evt)
+{
+	struct sinsp_fdinfo *fdi = evt->fdinfo;
+	int r;
+
+	if (!fdi) {
+		if (!s->is_live && (evt->scap.dump_flags & SCAP_DF_TRACER) && evt->thread) {
+			parse_tracer(s, evt);
+			return 1;
+		}
+		return 0;
+	}
+	if (fdi->tracer == TRACER_FD_YES) {
+		parse_tracer(s, evt);
+		return 1;
+	}
+	if (fdi->tracer != TRACER_FD_FILE || !(evt->info->flags & EF_WRITES_TO_FD))
+		return 0;
+	r = parse_tracer(s, evt);
+	if (r == TRACER_OK) {
+		fdi->tracer = TRACER_FD_YES;
+		sinsp_enable_tracers(s);
+		return 1;
+	}
+	if (r == TRACER_FAILED)
+		fdi->tracer = TRACER_FD_NONE;
+	return 0;
+}
+
+/* a write whose capture filter waits for the tracer parse (the reference
+ * filters it after the parse, as an EF_MODIFIES_STATE event) */
+static int is_tracer_write(const struct sinsp *s, const struct sinsp_evt *evt)
+{
+	if (evt->scap.type != PPME_SYSCALL_WRITE_X)
+		return 0;
+	if (evt->fdinfo)
+		return evt->fdinfo->tracer != TRACER_FD_NONE;
+	return !s->is_live && (evt->scap.dump_flags & SCAP_DF_TRACER);
+}
+
 static void parse_by_type(struct sinsp *s, struct sinsp_evt *evt)
 {
 	const struct scap_evt *e = &evt->scap;
@@ -1374,11 +1561,21 @@ static void parse_by_type(struct sinsp *s, struct sinsp_evt *evt)
 		return;
 	}
 	if (is_rw_exit(e->type)) {
-		if (!s->fd_state_unread)
+		if (s->fd_state_unread) {
+			if (e->type == PPME_SYSCALL_WRITE_X)
+				tracer_rw_exit(s, evt);
+		} else if (!tracer_rw_exit(s, evt)) {
 			parse_rw_exit(s, evt);
+		}
 		return;
 	}
 	switch (e->type) {
+	case PPME_SYSCALL_WRITE_E:
+		if (evt->fdinfo && evt->fdinfo->tracer == TRACER_FD_YES) {
+			evt->filtered_out = 1;
+			evt->tracer = SINSP_TRACER_HIDDEN;
+		}
+		break;
 	case PPME_SYSCALL_OPEN_X:
 	case PPME_SYSCALL_CREAT_X:
 	case PPME_SYSCALL_OPENAT_X:
@@ -1515,6 +1712,8 @@ void parse_event(struct sinsp *s, struct sinsp_evt *evt)
 	int filter_later = evt->info && (evt->info->flags & EF_MODIFIES_STATE);
 
 	reset(s, evt);
+	if (is_tracer_write(s, evt))
+		filter_later = 1;
 	evt->fd_name_changed = 0;
 	if (s->capture_filter && !filter_later &&
 	    !s->capture_filter(s->capture_filter_ctx, s, evt)) {
@@ -1543,8 +1742,16 @@ void parse_event(struct sinsp *s, struct sinsp_evt *evt)
 			t->lastevent_fd = evt->fd;
 		if (evt->fdinfo)
 			evt->uses_fd = 1;
-		if (s->capture_filter && filter_later)
+		if (s->capture_filter && filter_later) {
 			evt->rejected = !s->capture_filter(s->capture_filter_ctx, s, evt);
+			/* an incomplete tracer the filter accepts is shown, as
+			 * the reference's late filter clears its hiding */
+			if (!evt->rejected && evt->tracer == SINSP_TRACER_HIDDEN &&
+			    evt->scap.type != PPME_SYSCALL_WRITE_E) {
+				evt->filtered_out = 0;
+				evt->tracer = SINSP_TRACER_NONE;
+			}
+		}
 	}
 	if (evt->fdinfo)
 		evt->uses_fd = 1;

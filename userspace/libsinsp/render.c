@@ -796,6 +796,22 @@ static void render_path(struct sinsp *s, const struct sinsp_evt *e, const struct
 	render_concat_path(dir ? dir : "", v, vl ? vl : (len > 0), res);
 }
 
+/* the NUL-separated lists of tracer events (parser.c make_tracer_event) */
+static void render_string_list(const uint8_t *p, uint32_t len, int pairs, struct sbuf *out)
+{
+	uint32_t i = 0, n = 0;
+
+	while (i < len) {
+		size_t l = strnlen((const char *)p + i, len - i);
+
+		if (n)
+			sb_putc(out, !pairs ? '.' : (n & 1) ? ':' : ',');
+		sb_put(out, (const char *)p + i, l);
+		i += (uint32_t)l + 1;
+		n++;
+	}
+}
+
 static void render_typed(struct sinsp *s, const struct sinsp_evt *e, const struct ppm_param_info *pi,
 			 uint8_t type, uint8_t fmt, const uint8_t *p, uint32_t len,
 			 enum render_bufmode bufmode, int truncate, struct sbuf *val, struct sbuf *res)
@@ -921,6 +937,10 @@ static void render_typed(struct sinsp *s, const struct sinsp_evt *e, const struc
 		}
 		break;
 	}
+	case PT_CHARBUFARRAY:		/* tracer tags: "t1\0t2\0" as t1.t2 */
+	case PT_CHARBUF_PAIR_ARRAY:	/* tracer args: "n\0v\0" as n:v,... */
+		render_string_list(p, len, type == PT_CHARBUF_PAIR_ARRAY, val);
+		break;
 	case PT_ABSTIME:
 		sb_puts(val, "INVALID DYNAMIC PARAMETER");
 		break;

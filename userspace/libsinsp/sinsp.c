@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "sinsp_int.h"
+#include "tracer.h"
 #include "stacks.h"
 
 static int load_state(struct sinsp *s)
@@ -64,6 +65,8 @@ void sinsp_close(struct sinsp *s)
 	containers_clear(s);
 	thread_free(s->container_thread);
 	stacks_free(s->stacks);
+	tracer_spans_free(s->spans);
+	free(s->tracer_evt);
 	if (s->fd_pool) {
 		fd_pool_free(s->fd_pool);
 		free(s->fd_pool);
@@ -112,6 +115,14 @@ int sinsp_next(struct sinsp *s, struct sinsp_evt *evt)
 	return sinsp_parse(s, evt);
 }
 
+void sinsp_enable_tracers(struct sinsp *s)
+{
+	if (s->is_live && !s->tracers_enabled) {
+		s->tracers_enabled = 1;
+		scap_enable_tracers(s->scap);
+	}
+}
+
 void sinsp_evt_begin(struct sinsp *s, struct sinsp_evt *evt)
 {
 	evt->info = ppm_event_info_of(evt->scap.type);
@@ -124,6 +135,7 @@ void sinsp_evt_begin(struct sinsp *s, struct sinsp_evt *evt)
 	evt->enter_decoded = 0;
 	evt->uses_fd = 0;
 	evt->rejected = 0;
+	evt->tracer = SINSP_TRACER_NONE;
 	/* our stack events are state, not counted (sysdig 0.29.3 skips them) */
 	if (ppm_event_is_ext(evt->scap.type)) {
 		evt->num = 0;

@@ -29,6 +29,7 @@ struct sinsp_fdinfo {
 	uint8_t is_role_client;
 	uint8_t is_socket_connected;
 	uint64_t unix_src, unix_dst;
+	uint8_t tracer;		/* enum tracer_fd_kind (tracer.h) */
 };
 
 struct sinsp_fdtable;		/* hash fd -> sinsp_fdinfo, opaque */
@@ -74,6 +75,7 @@ struct sinsp_threadinfo {
 	uint64_t last_cpu_total, last_cpu_user, last_cpu_system;
 	uint64_t totexectime;
 	uint8_t exe_writable;	/* proc.is_exe_writable (PL, execve flags) */
+	struct tracer_parser *tracer;	/* its last tracer write (tracer.h), or NULL */
 };
 
 /* Context of the event returned by sinsp_next(). */
@@ -100,7 +102,16 @@ struct sinsp_evt {
 	int enter_decoded;
 	/* fd.name_changed: parsing the event changed its fd's name */
 	int fd_name_changed;
+	/* a write that is a tracer (tracer.h): SINSP_TRACER_EVENT, scap is
+	 * then the tracer event and tracer_write the write as read (what -w
+	 * writes, flagged SCAP_DF_TRACER); SINSP_TRACER_HIDDEN: a write the
+	 * reference shows nobody (the enter of a tracer write, a message not
+	 * ended yet) but writes to files */
+	int tracer;
+	struct scap_evt tracer_write;
 };
+
+enum { SINSP_TRACER_NONE = 0, SINSP_TRACER_EVENT = 1, SINSP_TRACER_HIDDEN = 2 };
 
 /* a container of the container table (containers.c) */
 enum sinsp_container_type {	/* sysdig's sinsp_container_type numbering */
@@ -180,6 +191,11 @@ struct sinsp {
 	/* call stacks (stacks.c, --stacks); NULL until a stack event comes */
 	struct sinsp_stacks *stacks;
 	struct render_opts render;	/* output options (RENDER_OPTS_DEFAULT) */
+	/* tracers (tracer.h): the open spans, the tracer event being shown */
+	struct tracer_spans *spans;
+	uint8_t *tracer_evt;
+	uint32_t tracer_evt_cap;
+	int tracers_enabled;	/* the driver was told (live) */
 };
 
 /* open: takes ownership of the scap handle and loads its metadata */

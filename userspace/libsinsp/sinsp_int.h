@@ -142,6 +142,9 @@ void thread_free(struct sinsp_threadinfo *t);
 void threads_clear(struct sinsp *s);
 int threads_load(struct sinsp *s, const struct scap_metadata *meta);
 struct sinsp_fdinfo *thread_fd(struct sinsp *s, struct sinsp_threadinfo *t, int64_t fd);
+/* a tracer write was recognised: live, the driver captures tracer writes
+ * with the tracer snaplen from now on (enable_tracers_capture) */
+void sinsp_enable_tracers(struct sinsp *s);
 struct sinsp_fdinfo *thread_add_fd(struct sinsp *s, struct sinsp_threadinfo *t, int64_t fd, const struct sinsp_fdinfo *src);
 const char *thread_cwd(struct sinsp *s, struct sinsp_threadinfo *t);
 void thread_set_cwd(struct sinsp *s, struct sinsp_threadinfo *t, const char *path, size_t len);

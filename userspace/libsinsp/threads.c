@@ -10,6 +10,7 @@
  */
 #include <stdlib.h>
 #include "sinsp_int.h"
+#include "tracer.h"
 
 static char *xstrdup(const char *s)
 {
@@ -84,6 +85,7 @@ void thread_free(struct sinsp_threadinfo *t)
 	free(t->env);
 	free(t->cgroups);
 	free(t->last_enter);
+	tracer_parser_free(t->tracer);
 	fdtable_free(t->fdtable);
 	free(t);
 }

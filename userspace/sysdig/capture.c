@@ -352,6 +352,16 @@ static int writer_event(struct writer *w, struct sinsp_evt *e, uint32_t flags)
 	const struct cli_opts *o = w->o;
 	int rotate = 0;
 
+	/* a tracer goes to the file as the write it was, flagged (as the
+	 * reference dumps it) */
+	if (e->tracer == SINSP_TRACER_EVENT) {
+		struct sinsp_evt we = *e;
+
+		we.scap = e->tracer_write;
+		we.tracer = SINSP_TRACER_NONE;
+		return writer_event(w, &we, flags | SCAP_DF_TRACER);
+	}
+
 	if (w->fr)
 		return flight_event(w->fr, w->s, e, flags);
 
@@ -531,6 +541,10 @@ static int handle_event(struct run *r, struct sinsp *s, struct sinsp_evt *e)
 			return -1;
 		return 0;
 	}
+	/* the enter of a tracer write, a tracer not ended yet: in the file
+	 * only (the reference hides them unless it writes one) */
+	if (e->tracer == SINSP_TRACER_HIDDEN)
+		return r->w.o ? writer_event(&r->w, e, e->scap.dump_flags) : 0;
 	r->nread++;
 	if (r->stacks_flt && !filter_run(r->stacks_flt, s, e))
 		stacks_hide(s, e);
@@ -1035,6 +1049,7 @@ int run_capture(struct cli_opts *o)
 			lo.snaplen = chisel_snaplen(r.chisels);
 		lo.skip_self = !o->debug;
 		lo.page_faults = o->page_faults;
+		lo.tracers = o->force_tracers;
 		lo.exit_only = o->exit_only;
 		lo.buffer_bytes_per_cpu = o->buffer_bytes;
 		live_pushdown(&r, &lo);
@@ -1058,6 +1073,8 @@ int run_capture(struct cli_opts *o)
 		}
 		status = finish_cmd(&r, status);
 	}
+	if (o->force_tracers && o->ninputs)
+		fprintf(stderr, "sysdig: -T has no effect: tracers are captured live (a file holds what was captured)\n");
 	/* the first input is opened even after an early signal: its -w file
 	 * then holds the metadata (valid, no events) */
 	for (int i = 0; i < o->ninputs && !r.stop && (i == 0 || !g_stop); i++) {

@@ -61,6 +61,7 @@ struct cli_opts {
 	int driver;			/* enum scap_live_driver */
 	int unbuffered;
 	int page_faults;		/* --page-faults */
+	int force_tracers;		/* -T: tracer writes with the tracer snaplen */
 	int exit_only;			/* --exit-only */
 	int stacks;			/* --stacks */
 	const char *stacks_filter;	/* --stacks-filter (implies --stacks) */

@@ -215,7 +215,7 @@ int main(int argc, char **argv)
 	static struct cli_opts o;
 	int bufmode_set = 0, list = 0, list_md = 0, list_ev = 0, list_chisels = 0;
 	const char *chisel_info = NULL;
-	int warned_tracers = 0, warned_u = 0, warned_k8s = 0, warned_mesos = 0, warned_cri = 0;
+	int warned_u = 0, warned_k8s = 0, warned_mesos = 0, warned_cri = 0;
 	char *format = NULL;
 	int c;
 
@@ -276,10 +276,7 @@ int main(int argc, char **argv)
 		case 'd': o.display_filter = 1; break;
 		case 'D': o.debug = 1; break;
 		case 'E': o.exclude_users = 1; break;
-		case 'T':
-			warn_no_effect(&warned_tracers, "-T",
-				       "this build does not capture tracers (/dev/null writes get the normal snaplen)");
-			break;
+		case 'T': o.force_tracers = 1; break;
 		case 'u': warn_no_effect(&warned_u, "-u", "an undocumented no-op of sysdig 0.29.3"); break;
 		case 'k': case 'K': case OPT_NO_K8S:
 			warn_no_effect(&warned_k8s, c == 'k' ? "-k" : c == 'K' ? "-K" : "--node-name",

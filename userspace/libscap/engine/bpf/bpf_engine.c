@@ -176,12 +176,21 @@ static int bpf_selected(struct scap *h, uint64_t pid, uint64_t tid)
 	return bpf_select_has(e->skel, pid, tid);
 }
 
+static int bpf_enable_tracers(struct scap *h)
+{
+	struct bpf_engine *e = h->engine;
+
+	e->skel->bss->settings.flags |= SCAP_BPF_F_TRACERS;
+	return 0;
+}
+
 static const struct scap_engine_ops bpf_ops = {
 	.name = "bpf",
 	.next = bpf_next,
 	.get_stats = bpf_get_stats,
 	.close = bpf_close,
 	.selected = bpf_selected,
+	.enable_tracers = bpf_enable_tracers,
 };
 
 /* ---- setup ---- */
@@ -308,7 +317,8 @@ static void apply_settings(struct bpf_engine *e, const struct scap_live_opts *o)
 	st->self_tgid = o->skip_self ? (uint32_t)getpid() : 0;
 	st->snaplen = o->snaplen ? o->snaplen : SCAP_BPF_DEFAULT_SNAPLEN;
 	st->flags = (o->exit_only ? SCAP_BPF_F_EXIT_ONLY : 0) |
-		    (o->kernel_stacks ? SCAP_BPF_F_KSTACK : 0);
+		    (o->kernel_stacks ? SCAP_BPF_F_KSTACK : 0) |
+		    (o->tracers ? SCAP_BPF_F_TRACERS : 0);
 	for (nr = 0; nr < SCAP_BPF_MAX_SYSCALLS; nr++) {
 		uint16_t ev = nr < SYSCALL_TABLE_SIZE ? g_syscall_table[nr].enter_event : 0;
 

@@ -152,7 +152,8 @@ static int configure(struct kmod_engine *k, const struct scap_live_opts *o, char
 	if (ioctl(fd, KMOD_IOC_SET_SNAPLEN, &snaplen) ||
 	    ioctl(fd, KMOD_IOC_SET_MASK, &mask) ||
 	    ioctl(fd, KMOD_IOC_SKIP_TGID, &self) ||
-	    ioctl(fd, KMOD_IOC_START)) {
+	    ioctl(fd, KMOD_IOC_START) ||
+	    (o && o->tracers && ioctl(fd, KMOD_IOC_SET_TRACERS))) {
 		seterr(err, "kmod: configuring %s: %s", KMOD_DEV_PREFIX "0", errno);
 		return -1;
 	}
@@ -273,10 +274,18 @@ static int kmod_get_stats(struct scap *h, struct scap_stats *st)
 	return SCAP_SUCCESS;
 }
 
+static int kmod_enable_tracers(struct scap *h)
+{
+	struct kmod_engine *k = h->engine;
+
+	return ioctl(k->cpus[0].fd, KMOD_IOC_SET_TRACERS) ? -1 : 0;
+}
+
 static const struct scap_engine_ops kmod_ops = {
 	.name = "kmod",
 	.next = kmod_next,
 	.get_stats = kmod_get_stats,
+	.enable_tracers = kmod_enable_tracers,
 	.close = kmod_close,
 };
 
