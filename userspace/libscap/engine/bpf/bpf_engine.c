@@ -25,6 +25,7 @@
 #include "bpf_engine.h"
 #include "bpf_kernel_check.h"
 #include "bpf_select.h"
+#include "live_select.h"
 #include "proc_snapshot.h"
 #include "ring_reader.h"
 #include "syscall_table.h"
@@ -300,22 +301,6 @@ static int wanted(const struct scap_live_opts *o, uint16_t ev)
 		 (ev + 1 < PPM_EVENT_MAX ? g_event_info[ev + 1].flags : 0)) & STATE_FLAGS) != 0;
 }
 
-/* the process lifecycle: passes the comm filter, so the thread table of
- * userspace stays complete */
-static int is_lifecycle(uint16_t ev)
-{
-	switch (ev) {
-	case PPME_SYSCALL_CLONE_20_E:
-	case PPME_SYSCALL_FORK_20_E:
-	case PPME_SYSCALL_VFORK_20_E:
-	case PPME_SYSCALL_CLONE3_E:
-	case PPME_SYSCALL_EXECVE_19_E:
-	case PPME_SYSCALL_EXECVEAT_E:
-		return 1;
-	}
-	return 0;
-}
-
 static void apply_settings(struct bpf_engine *e, const struct scap_live_opts *o)
 {
 	volatile struct scap_bpf_settings *st = &e->skel->bss->settings;
@@ -330,7 +315,7 @@ static void apply_settings(struct bpf_engine *e, const struct scap_live_opts *o)
 		uint16_t ev = nr < SYSCALL_TABLE_SIZE ? g_syscall_table[nr].enter_event : 0;
 
 		st->syscall_mask[nr] = !wanted(o, ev) ? 0 :
-			SCAP_BPF_SC_CAPTURE | (is_lifecycle(ev) ? SCAP_BPF_SC_LIFECYCLE : 0);
+			SCAP_BPF_SC_CAPTURE | (live_select_lifecycle(ev) ? SCAP_BPF_SC_LIFECYCLE : 0);
 		if (st->syscall_mask[nr] && o->stack_mask &&
 		    (o->stack_mask[ev] || (ev + 1 < PPM_EVENT_MAX && o->stack_mask[ev + 1])))
 			st->syscall_mask[nr] |= SCAP_BPF_SC_STACK;

@@ -1,10 +1,10 @@
 /*
  * bpf_select.c - which tasks the BPF driver captures, from the open options
- * (scap_live_opts comm / select / suppress): the settings flags, the
- * sel_tgids / sel_tids bitmaps and the sel_comms map of
- * driver/bpf/select.bpf.h.  A process tree is
- * seeded from the /proc snapshot (its existing descendants); the driver
- * adds the ones forked later.
+ * (scap_live_opts comm / select / suppress, planned by live_select.c): the
+ * settings flags, the sel_tgids / sel_tids bitmaps and the sel_comms map of
+ * driver/bpf/select.bpf.h.  A process tree is seeded from the /proc
+ * snapshot (its existing descendants); the driver adds the ones forked
+ * later.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +13,7 @@
 #include <bpf/libbpf.h>
 #include "event_format.h"
 #include "bpf_select.h"
+#include "live_select.h"
 #include "syscall_table.h"
 #include "fill_table.h"
 #include "probe.skel.h"
@@ -22,33 +23,14 @@ void bpf_select_hooks(struct probe_bpf *s, const struct scap_live_opts *o)
 	bpf_program__set_autoattach(s->progs.sched_process_fork, o->select && o->select->nroots);
 }
 
-/* opts->comm as the driver compares it; not pushed down if no task can
- * have that name (empty or longer than the kernel's 15 characters) */
-static void set_comm(volatile struct scap_bpf_settings *st, const char *comm)
-{
-	uint8_t name[16] = { 0 }, mask[16] = { 0 };
-	size_t n = comm ? strlen(comm) : 0;
-
-	if (!n || n >= sizeof(name))
-		return;
-	memcpy(name, comm, n);
-	memset(mask, 0xff, n + 1);
-	memcpy((void *)st->comm, name, sizeof(name));
-	memcpy((void *)st->comm_mask, mask, sizeof(mask));
-	st->flags |= SCAP_BPF_F_COMM;
-}
-
 /* a pid into a selection bitmap (the driver may set bits at the same time) */
-static void add_id(volatile __u64 *bits, uint32_t id)
+static void add_id(void *drv, uint32_t pid, uint32_t tid)
 {
-	if (id < SCAP_BPF_PID_LIMIT)
-		__atomic_fetch_or(&bits[id / 64], 1ULL << (id % 64), __ATOMIC_RELAXED);
-}
+	struct probe_bpf *s = drv;
+	volatile __u64 *bits = tid ? s->bss->sel_tids : s->bss->sel_tgids;
+	uint32_t id = tid ? tid : pid;
 
-static void add_ids(volatile __u64 *bits, const uint32_t *ids, uint32_t n)
-{
-	for (uint32_t i = 0; i < n; i++)
-		add_id(bits, ids[i]);
+	__atomic_fetch_or(&bits[id / 64], 1ULL << (id % 64), __ATOMIC_RELAXED);
 }
 
 static int has_id(const volatile __u64 *bits, uint64_t id)
@@ -56,42 +38,30 @@ static int has_id(const volatile __u64 *bits, uint64_t id)
 	return id < SCAP_BPF_PID_LIMIT && (bits[id / 64] >> (id % 64) & 1);
 }
 
-/* -U names the kernel can have (up to 15 characters) */
-static int set_suppress(struct probe_bpf *s, const struct scap_live_opts *o, char *err)
+static int has_tgid(void *drv, uint32_t pid)
 {
-	uint8_t one = 1;
-
-	for (int i = 0; i < o->nsuppress; i++) {
-		struct scap_bpf_comm k = { { 0 } };
-		size_t n = strlen(o->suppress[i]);
-
-		if (!n || n >= sizeof(k.name))
-			continue;
-		memcpy(k.name, o->suppress[i], n);
-		if (bpf_map__update_elem(s->maps.sel_comms, &k, sizeof(k), &one, sizeof(one), BPF_ANY)) {
-			snprintf(err, SCAP_ERRBUF_SIZE, "live capture: cannot suppress %s: %s",
-				 o->suppress[i], strerror(errno));
-			return -1;
-		}
-		s->bss->settings.flags |= SCAP_BPF_F_SUPPRESS;
-	}
-	return 0;
+	return has_id(((struct probe_bpf *)drv)->bss->sel_tgids, pid);
 }
 
 int bpf_select_apply(struct probe_bpf *s, const struct scap_live_opts *o, char *err)
 {
-	const struct scap_select *sel = o->select;
+	volatile struct scap_bpf_settings *st = &s->bss->settings;
+	struct live_select ls;
+	uint8_t one = 1;
 
-	set_comm(&s->bss->settings, o->comm);
-	if (set_suppress(s, o, err))
+	if (live_select_plan(o, &ls, err))
 		return -1;
-	if (!sel || !(sel->npids + sel->ntids + sel->nroots))
-		return 0;
-	add_ids(s->bss->sel_tgids, sel->pids, sel->npids);
-	add_ids(s->bss->sel_tids, sel->tids, sel->ntids);
-	add_ids(s->bss->sel_tgids, sel->roots, sel->nroots);
-	s->bss->settings.flags |= SCAP_BPF_F_PIDS | (sel->nroots ? SCAP_BPF_F_TREE : 0) |
-				  (sel->ntids ? SCAP_BPF_F_TIDS : 0);
+	memcpy((void *)st->comm, ls.comm, sizeof(ls.comm));
+	memcpy((void *)st->comm_mask, ls.comm_mask, sizeof(ls.comm_mask));
+	for (uint32_t i = 0; i < ls.nsuppress; i++)
+		if (bpf_map__update_elem(s->maps.sel_comms, &ls.suppress[i], sizeof(ls.suppress[i]),
+					 &one, sizeof(one), BPF_ANY)) {
+			snprintf(err, SCAP_ERRBUF_SIZE, "live capture: cannot suppress %.16s: %s",
+				 ls.suppress[i].name, strerror(errno));
+			return -1;
+		}
+	live_select_ids(o, add_id, s);
+	st->flags |= ls.flags;
 	return 0;
 }
 
@@ -103,26 +73,8 @@ int bpf_select_has(const struct probe_bpf *s, uint64_t pid, uint64_t tid)
 	       ((f & SCAP_BPF_F_TIDS) && has_id(s->bss->sel_tids, tid));
 }
 
-/* the processes of m below the roots, one pass per generation (the
- * roots are selected, and so is every process the driver saw forked by a
- * selected one since the attach) */
 void bpf_select_snapshot(struct probe_bpf *s, const struct scap_live_opts *o,
 			 const struct scap_metadata *m)
 {
-	volatile __u64 *bits = s->bss->sel_tgids;
-	int grew = 1;
-
-	if (!o->select || !o->select->nroots)
-		return;
-	while (grew) {
-		grew = 0;
-		for (uint32_t i = 0; i < m->nthreads; i++) {
-			const struct scap_threadinfo *t = &m->threads[i];
-
-			if (t->tid != t->pid || has_id(bits, t->pid) || !has_id(bits, t->ptid))
-				continue;
-			add_id(bits, (uint32_t)t->pid);
-			grew = 1;
-		}
-	}
+	live_select_descendants(o, m, has_tgid, add_id, s);
 }
