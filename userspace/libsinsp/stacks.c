@@ -28,7 +28,9 @@
 #define STACK_MAX_KERNEL 32
 #define STACK_MAX_TRACKED 8192	/* threads or processes kept; beyond: forget all */
 #define MAPS_MAX 60000		/* bytes of mappings in one event (u16 lengths) */
-#define MAPS_REREAD_NS 100000000ULL	/* live: an unknown address rereads maps at most so often */
+/* live: an address the last read of the maps did not cover either rereads
+ * them at most so often (a JIT, a process that is exiting) */
+#define MAPS_REREAD_NS 100000000ULL
 #define X86_64_DWARF_SP 7
 #define FRAME_RETURN (1ULL << 63)	/* frame cache key: a return address */
 #define FRAME_CACHE_MAX 65536		/* frames kept per process; beyond: forget all */
@@ -51,6 +53,7 @@ struct proc_maps {
 	struct i64map frames;
 	struct i64map leaf;
 	uint64_t read_ns;	/* live: when /proc/PID/maps was read */
+	int missed;		/* live: that read left an address of its stack out */
 };
 
 struct ksym {
@@ -346,20 +349,20 @@ static struct proc_maps *maps_read(struct sinsp_stacks *st, const struct sinsp_e
 
 	snprintf(path, sizeof(path), "/proc/%" PRId64 "/maps", pid);
 	f = fopen(path, "r");
-	if (!f)
-		return m;
-	n = fread(raw, 1, sizeof(raw), f);
-	fclose(f);
-	k = maps_keep_exec(raw, n, kept, sizeof(kept));
-	if (m && ((m->len == k && !memcmp(m->text, kept, k)) ||
-		  text_covered(kept, k, addr, n_addr) < covered(m, addr, n_addr))) {
-		m->read_ns = mono_ns();
-		return m;
+	if (f) {	/* else gone: what was read before stays */
+		n = fread(raw, 1, sizeof(raw), f);
+		fclose(f);
+		k = maps_keep_exec(raw, n, kept, sizeof(kept));
+		if (!m || ((m->len != k || memcmp(m->text, kept, k)) &&
+			   text_covered(kept, k, addr, n_addr) >= covered(m, addr, n_addr))) {
+			m = maps_set(st, pid, kept, k);
+			if (m)
+				maps_event_make(st, e, pid, m);
+		}
 	}
-	m = maps_set(st, pid, kept, k);
 	if (m) {
 		m->read_ns = mono_ns();
-		maps_event_make(st, e, pid, m);
+		m->missed = covered(m, addr, n_addr) < n_addr;
 	}
 	return m;
 }
@@ -421,13 +424,16 @@ static void stack_event(struct sinsp *s, struct sinsp_stacks *st, struct sinsp_e
 	t->nkernel = take_words(t->kernel, STACK_MAX_KERNEL, &e->scap, 2);
 	if (!s->is_live || !t->nuser)
 		return;
-	/* live: the mappings, read again when an address is in none of them */
+	/* live: the mappings, read again when an address is in none of them:
+	 * at once when the last read covered its stack (the process mapped
+	 * more since: the C library after the dynamic loader's first calls),
+	 * else at most every MAPS_REREAD_NS */
 	pid = pid_of(s, (int64_t)e->scap.tid);
 	{
 		struct proc_maps *m = i64map_get(&st->procs, pid);
 
 		if (!m || (covered(m, t->user, t->nuser) < t->nuser &&
-			   mono_ns() - m->read_ns > MAPS_REREAD_NS))
+			   (!m->missed || mono_ns() - m->read_ns > MAPS_REREAD_NS)))
 			maps_read(st, e, pid, t->user, t->nuser);
 	}
 }
