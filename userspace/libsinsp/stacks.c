@@ -28,8 +28,10 @@
 #define STACK_MAX_KERNEL 32
 #define STACK_MAX_TRACKED 8192	/* threads or processes kept; beyond: forget all */
 #define MAPS_MAX 60000		/* bytes of mappings in one event (u16 lengths) */
-/* live: an address the last read of the maps did not cover either rereads
- * them at most so often (a JIT, a process that is exiting) */
+/* live: an address outside the mappings rereads them at most every
+ * MAPS_REREAD_MIN_NS, or MAPS_REREAD_NS while no stack was covered since a
+ * read that missed (a JIT, frame pointer junk, a process that is exiting) */
+#define MAPS_REREAD_MIN_NS 10000000ULL
 #define MAPS_REREAD_NS 100000000ULL
 #define X86_64_DWARF_SP 7
 #define FRAME_RETURN (1ULL << 63)	/* frame cache key: a return address */
@@ -53,7 +55,8 @@ struct proc_maps {
 	struct i64map frames;
 	struct i64map leaf;
 	uint64_t read_ns;	/* live: when /proc/PID/maps was read */
-	int missed;		/* live: that read left an address of its stack out */
+	int missed;		/* live: that read left an address of its stack out,
+				 * and no stack was covered since */
 };
 
 struct ksym {
@@ -403,10 +406,37 @@ static uint32_t take_words(uint64_t *out, uint32_t max, const struct scap_evt *e
 	return n;
 }
 
+static uint64_t leaf_return(struct proc_maps *m, const struct thread_stack *t);
+
+/*
+ * live: the mappings of the stack's process, read again when an address is
+ * in none of them - a user frame or the caller of a leaf without a frame
+ * (render_user): soon (MAPS_REREAD_MIN_NS) when the mappings covered a
+ * stack since the last read (the process mapped more: the C library after
+ * the dynamic loader's first calls, a library it loaded), else at most
+ * every MAPS_REREAD_NS
+ */
+static void stack_maps(struct sinsp_stacks *st, const struct sinsp_evt *e, int64_t pid,
+		       const struct thread_stack *t)
+{
+	struct proc_maps *m = i64map_get(&st->procs, pid);
+	uint64_t addr[STACK_MAX_USER + 1];
+	uint32_t n = t->nuser;
+
+	memcpy(addr, t->user, (size_t)n * 8);
+	if (m && maps_dwfl(m) && (addr[n] = leaf_return(m, t)))
+		n++;
+	if (m && covered(m, addr, n) == n) {
+		m->missed = 0;
+		return;
+	}
+	if (!m || mono_ns() - m->read_ns > (m->missed ? MAPS_REREAD_NS : MAPS_REREAD_MIN_NS))
+		maps_read(st, e, pid, addr, n);
+}
+
 static void stack_event(struct sinsp *s, struct sinsp_stacks *st, struct sinsp_evt *e)
 {
 	struct thread_stack *t = i64map_get(&st->threads, (int64_t)e->scap.tid);
-	int64_t pid;
 
 	if (!t) {
 		if (st->threads.count >= STACK_MAX_TRACKED)
@@ -424,18 +454,7 @@ static void stack_event(struct sinsp *s, struct sinsp_stacks *st, struct sinsp_e
 	t->nkernel = take_words(t->kernel, STACK_MAX_KERNEL, &e->scap, 2);
 	if (!s->is_live || !t->nuser)
 		return;
-	/* live: the mappings, read again when an address is in none of them:
-	 * at once when the last read covered its stack (the process mapped
-	 * more since: the C library after the dynamic loader's first calls),
-	 * else at most every MAPS_REREAD_NS */
-	pid = pid_of(s, (int64_t)e->scap.tid);
-	{
-		struct proc_maps *m = i64map_get(&st->procs, pid);
-
-		if (!m || (covered(m, t->user, t->nuser) < t->nuser &&
-			   (!m->missed || mono_ns() - m->read_ns > MAPS_REREAD_NS)))
-			maps_read(st, e, pid, t->user, t->nuser);
-	}
+	stack_maps(st, e, pid_of(s, (int64_t)e->scap.tid), t);
 }
 
 void stacks_event(struct sinsp *s, struct sinsp_evt *e)
