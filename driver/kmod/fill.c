@@ -30,6 +30,7 @@
 #include <linux/cgroup.h>
 #include <linux/dcache.h>
 #include <linux/fs_struct.h>
+#include <linux/seqlock.h>
 #include <linux/tty.h>
 #include <linux/time64.h>
 #include <linux/timekeeping.h>
@@ -721,19 +722,39 @@ static u64 mm_kb(struct mm_struct *mm, int what)
 
 /*
  * The working directory, "" when it cannot be named (as the BPF driver).
- * d_path() under fs->lock: no reference taken, so none dropped (a dput()
- * may sleep; preemption is off here).
+ * Read as getcwd() reads it: fs->pwd under its seqcount and RCU, no lock
+ * and no reference taken (dentries and mounts are freed after a grace
+ * period).  Never fs->lock: a spinlock_t sleeps on PREEMPT_RT, and
+ * preemption is off here.  For the same reason the bare seqcount_t is
+ * read, without waiting: on PREEMPT_RT the seqcount_spinlock_t read takes
+ * fs->lock while a writer is in, and a writer preempted on this CPU cannot
+ * go on.  A chdir() under way in another thread of the task gives "".
  */
+#define CWD_TRIES 4
+
 static int put_cwd(struct kfill *f)
 {
 	struct fs_struct *fs = f->task->fs;
-	char *p;
+	struct path pwd;
+	unsigned int seq;
+	int tries;
+	char *p = ERR_PTR(-EAGAIN);
 
 	if (!fs || f->pos + 2 > f->cap)
 		return put_str(f, "");
-	spin_lock(&fs->lock);
-	p = d_path(&fs->pwd, f->buf + f->pos, min_t(u32, f->cap - f->pos, PATH_MAX));
-	spin_unlock(&fs->lock);
+	rcu_read_lock();
+	for (tries = 0; tries < CWD_TRIES; tries++) {
+		seq = raw_read_seqcount(&fs->seq.seqcount);
+		if (seq & 1)
+			continue;
+		pwd = fs->pwd;
+		if (!read_seqcount_retry(&fs->seq.seqcount, seq)) {
+			p = d_path(&pwd, f->buf + f->pos,
+				   min_t(u32, f->cap - f->pos, PATH_MAX));
+			break;
+		}
+	}
+	rcu_read_unlock();
 	if (IS_ERR(p))
 		return put_str(f, "");
 	return put_raw(f, p, strlen(p) + 1);	/* d_path writes at the end */
