@@ -41,7 +41,7 @@ static void plan_comm(void **state)
 static void plan_suppress(void **state)
 {
 	const char *names[SCAP_BPF_MAX_SUPPRESSED + 2];
-	char many[SCAP_BPF_MAX_SUPPRESSED + 2][8];
+	char many[SCAP_BPF_MAX_SUPPRESSED + 2][16];
 	struct scap_live_opts o = { .suppress = names, .nsuppress = 3 };
 	struct live_select ls;
 	char err[SCAP_ERRBUF_SIZE] = "";
@@ -55,7 +55,7 @@ static void plan_suppress(void **state)
 	assert_int_equal(ls.nsuppress, 1);
 	assert_memory_equal(ls.suppress[0].name, "dd\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16);
 	for (int i = 0; i < SCAP_BPF_MAX_SUPPRESSED + 1; i++) {
-		snprintf(many[i], sizeof(many[i]), "n%d", i);
+		snprintf(many[i], sizeof(many[i]), "n%d", i % 100);
 		names[i] = many[i];
 	}
 	o.nsuppress = SCAP_BPF_MAX_SUPPRESSED;

@@ -4,7 +4,8 @@
  * Opens /dev/sysdigc0..N-1 (one per CPU), maps each ring (kmod_abi.h:
  * info page + data), configures snaplen / event mask / self-skip through
  * ioctls, pushes the process selection into the module (live_select.c:
- * pids, threads, process trees, comm and -U names) and starts the capture.  The rings are read by the shared ring
+ * pids, threads, process trees, comm and -U names) and starts the capture.
+ * The rings are read by the shared ring
  * reader (ring_reader.c: merge by timestamp, adaptive polling), one event
  * a chunk; this file says how to find the event at a ring's read position
  * and move past it.  A ring's head is read again only once the reader
