@@ -476,6 +476,15 @@ static u32 iov_total(struct kfill *f, unsigned long uiov, unsigned long cnt)
 	return total;
 }
 
+/*
+ * the size of a read into an iovec array of @total bytes: the bytes read,
+ * the whole total when the call failed (the reference's rule)
+ */
+static u32 read_size(struct kfill *f, u32 total)
+{
+	return f->ret >= 0 && total > f->ret ? f->ret : total;
+}
+
 /* the first @len bytes (up to the snaplen) of an iovec array */
 static int put_iov_data(struct kfill *f, unsigned long uiov, unsigned long cnt, long len)
 {
@@ -516,6 +525,8 @@ static int put_msg_iov(struct kfill *f, u8 src, unsigned long umsg)
 	msg_iov(umsg, &uiov, &cnt);
 	if (src == FS_MSG_IOV_LEN)
 		return put_num(f, PT_UINT32, iov_total(f, uiov, cnt));
+	if (src == FS_MSG_IOV_LEN_READ)
+		return put_num(f, PT_UINT32, read_size(f, iov_total(f, uiov, cnt)));
 	return put_iov_data(f, uiov, cnt, src == FS_MSG_IOV_DATA ? f->ret :
 			    iov_total(f, uiov, cnt));
 }
@@ -540,24 +551,32 @@ static u32 user_u32(unsigned long uaddr)
 
 #define KMOD_MAX_POLLFD 16	/* as the eBPF driver */
 
-/* PT_FDLIST: u16 count, then per fd an i64 fd and i16 events (or revents) */
+/*
+ * PT_FDLIST: u16 count, then per fd an i64 fd and i16 events; with
+ * @revents (poll exits) the revents of the fds that have some only, as
+ * the reference
+ */
 static int put_fdlist(struct kfill *f, unsigned long ufds, unsigned long nfds, bool revents)
 {
 	struct pollfd pfd[KMOD_MAX_POLLFD];
-	u32 i, n = min_t(unsigned long, nfds, KMOD_MAX_POLLFD);
+	u32 i, k = 0, n = min_t(unsigned long, nfds, KMOD_MAX_POLLFD);
 	u8 *p = f->buf + f->pos;
 
 	if (!ufds || copy_from_user_nofault(pfd, (const void __user *)ufds, n * sizeof(pfd[0])))
 		n = 0;
 	if (!room(f, 2 + 10 * n))
 		return -E2BIG;
-	put_unaligned((u16)n, (u16 *)p);
 	for (i = 0; i < n; i++) {
-		put_unaligned((s64)pfd[i].fd, (s64 *)(p + 2 + 10 * i));
-		put_unaligned((u16)poll_to_ppm(revents ? pfd[i].revents : pfd[i].events),
-			      (u16 *)(p + 10 + 10 * i));
+		u16 fl = revents ? pfd[i].revents : pfd[i].events;
+
+		if (revents && !fl)
+			continue;
+		put_unaligned((s64)pfd[i].fd, (s64 *)(p + 2 + 10 * k));
+		put_unaligned((u16)poll_to_ppm(fl), (u16 *)(p + 10 + 10 * k));
+		k++;
 	}
-	return commit(f, 2 + 10 * n);
+	put_unaligned((u16)k, (u16 *)p);
+	return commit(f, 2 + 10 * k);
 }
 
 /* PT_DYN: a selector byte, then the value */
@@ -1041,11 +1060,14 @@ static int put_param(struct kfill *f, const struct fill_param *p)
 		return put_accept_queue(f, p->type, p->src);
 	case FS_IOV_LEN:
 		return put_num(f, PT_UINT32, iov_total(f, a, next));
+	case FS_IOV_LEN_READ:
+		return put_num(f, PT_UINT32, read_size(f, iov_total(f, a, next)));
 	case FS_IOV_DATA:
 		return put_iov_data(f, a, next, f->ret);
 	case FS_IOV_DATA_ALL:
 		return put_iov_data(f, a, next, iov_total(f, a, next));
 	case FS_MSG_IOV_LEN:
+	case FS_MSG_IOV_LEN_READ:
 	case FS_MSG_IOV_DATA:
 	case FS_MSG_IOV_DATA_ALL:
 		return put_msg_iov(f, p->src, a);

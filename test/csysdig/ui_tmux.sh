@@ -91,13 +91,15 @@ if [ "$mode" = live ]; then
 	wl_pid=$!
 	start -d 500 --logfile "$tmp/csysdig.log"
 	check "live: start screen" "Source: Live System"
-	keys F4; keys "proc.name=cswl_sh" Enter
+	# F4 F2: a sysdig filter, typed over the header's
+	keys F4; keys F2; for i in $(seq 30); do tmux send-keys -t "$sess" BSpace; done
+	keys "proc.name=cswl_sh" Enter
 	check "live: workload rows" "cswl_sh -c while" 20
-	keys F4; keys C-u; for i in $(seq 20); do keys BSpace; done
+	keys F4; for i in $(seq 30); do tmux send-keys -t "$sess" BSpace; done
 	keys "proc.pid=$wl_pid" Enter
 	# the live capture restarts (the driver loads again): the header shows
 	# the new filter once it is up, then a sample brings the row
-	check "live: filter restarted" "Filter: (proc.pid=$wl_pid) and (evt.type!=switch)" 20
+	check "live: filter restarted" "Filter: proc.pid=$wl_pid" 20
 	check "live: the workload's row" "cswl_sh -c while" 20
 	keys Enter
 	check "live: drill-down to its threads" "Threads For: proc.pid=$wl_pid"
@@ -142,17 +144,36 @@ check "drill-down: threads of the selected process" "Viewing: Threads For: proc.
 check "drill-down: its filter" "(evt.type!=switch) and proc.pid=338"
 keys BSpace
 check "back: processes again" "Viewing: Processes For: whole machine"
-keys F4; keys "proc.name=cat" Enter
-check "F4: sysdig filter applied" "Filter: (proc.name=cat) and (evt.type!=switch)"
-check "F4: matching rows" "/bin/cat /etc/passwd"
+# F4 as the reference's: free text matched against the rows as it is
+# typed (the header keeps the event filter), F2 in the prompt for a sysdig
+# filter that starts from the header's and replaces it
+keys F4; keys "/bin/cat"
+check "F4: the text filter's bar" "F1Help  F2sysdigEnterDone  EscClear  Text to match: /bin/cat"
+check "F4: rows matching the text as it is typed" "/bin/cat /etc/passwd"
 check_not "F4: other rows gone" "/bin/ls /"
-keys F4; keys C-u BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace Enter
-check "F4 cleared" "/bin/ls /"
-keys '\'; keys "sysdig -v" Enter
-check "\\: free-text filter" "Text: sysdig -v"
-check_not "\\: free-text filter hides rows" "/bin/ls /"
+keys Enter
+check "F4: the header keeps the event filter" "(62183 evts, 5.00s) Filter: evt.type!=switch"
+check_not "F4: no text in the header" "Text:"
+keys F4; keys Escape
+check "F4 Esc: the text cleared" "/bin/ls /"
+keys F4; keys F2
+check "F4 F2: a sysdig filter, from the header's" "F1Help  F2Text  EnterDone  EscClear  Expression: evt.type!=switch"
+for i in $(seq 16); do tmux send-keys -t "$sess" BSpace; done
+keys "proc.name=cat" Enter
+check "F4 F2: the sysdig filter replaces the view's" "(62183 evts, 5.00s) Filter: proc.name=cat"
+check "F4 F2: matching rows" "/bin/cat /etc/passwd"
+check_not "F4 F2: other rows gone" "/bin/ls /"
+keys F4; keys ")" Enter
+check "F4 F2: an invalid filter is refused" "Invalid sysdig filter"
+keys Escape
+check "F4 Esc: the sysdig filter stays" "Filter: proc.name=cat"
 keys c
 check "c: filter cleared" "/bin/ls /"
+keys '\'; keys F2; keys "sysdig -v"
+check "\\: back to text, rows matching it" "sysdig -v -w"
+check_not "\\: the text hides rows" "/bin/ls /"
+keys Enter; keys c
+check "c: text cleared" "/bin/ls /"
 keys /; keys "/bin/ls" Enter
 keys F5
 check "F5: echo window" "I/O echo For: whole machine"
@@ -186,7 +207,7 @@ keys F1
 check "F1: help" "drill down into the selected row"
 keys x
 keys F7
-check "F7: view information" "Id: procs"
+check "F7: view information" "Action Hotkeys"
 keys x
 # the mouse: a click on a column header sorts by it (again: the other way),
 # a double click on a row drills down into it, a click on the key bar
@@ -312,9 +333,40 @@ screen_case() {	# screen_case NAME TRACE ROWS ARGS...
 		diff "$tmp/$r.cells" "$tmp/$o.cells" | cut -c1-160 | head -20; fail=1
 	fi
 }
+# keys_case NAME LINES KEYS...: both on the stock view files (csysdig
+# arguments in $kargs), the screen lines LINES (sed) after KEYS, cell by
+# cell with the reference's
+nkeys=0
+keys_case() {
+	name=$1 lines=$2; shift 2
+	nkeys=$((nkeys + 1)); o=keys_ours$nkeys; r=keys_refs$nkeys
+	for b in "$bin:$o" "$ref:$r"; do
+		tmux -L "${b#*:}" new-session -d -s "${b#*:}" -x 180 -y 45 \
+			"TERM=tmux-256color SYSDIG_CHISEL_DIR=/usr/share/sysdig/chisels ${b%:*} -r $trace $kargs; echo EXITED rc=\$?; sleep 600"
+		spectro_settle "${b#*:}" "^F1Help" || { echo "FAIL keys $name: ${b%:*} drew no screen"; fail=1; }
+		for k in "$@"; do tmux -L "${b#*:}" send-keys -t "${b#*:}" "$k"; sleep 0.3; done
+		sleep 1.5
+		spectro_cells "${b#*:}" | sed -n "$lines" > "$tmp/${b#*:}.cells"
+		tmux -L "${b#*:}" kill-server 2>/dev/null
+	done
+	if [ -s "$tmp/$r.cells" ] && cmp -s "$tmp/$r.cells" "$tmp/$o.cells"; then
+		echo "ok   keys $name: the reference's screen, cell by cell"
+	else
+		echo "FAIL keys $name: differs from the reference's (< reference, > ours):"
+		diff "$tmp/$r.cells" "$tmp/$o.cells" | cut -c1-160 | head -20; fail=1
+	fi
+}
 if ! command -v python3 >/dev/null; then
 	echo "SKIP screen: python3 missing"
 elif [ -x "$ref" ]; then
+	keys_case "F4 text typed" "1,2p;45p" F4 c a t
+	keys_case "F4 text matching no row" "1,4p;45p" F4 p r o c . n a m e = c a t Enter
+	keys_case "F4 F2 sysdig filter" "1,2p;45p" F4 F2 BSpace BSpace BSpace BSpace BSpace BSpace \
+		BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace p r o c . n a m e = c a t Enter
+	keys_case "F4 F2 prompt" "1,2p;45p" F4 F2
+	keys_case "F7 procs" "1,45p" F7
+	kargs="-v io_by_type" keys_case "F7 io_by_type (a view without a filter)" "1,45p" F7
+	kargs="-v connections" keys_case "F7 connections" "1,45p" F7
 	screen_case "procs on ref029_light" "$trace" 2
 	screen_case "procs on cat_write" "$here/../traces/cat_write.scap" 2
 	screen_case "threads on ref029_light" "$trace" 2 -v threads

@@ -204,7 +204,49 @@ init_schema)	# the init config is checked against the plugin's JSON schema:
 	like_ref -H "$SRC" -I "$SRC:2"
 	TESTSRC_SCHEMA='{"type":["integer","string"],"enum":[2,"x"]}' like_ref -H "$SRC:true" -I "$SRC:2"
 	TESTSRC_SCHEMA='{"type":["integer","string"],"enum":[2,"x"]}' like_ref -H "$SRC:2" -I "$SRC:2"
-	TESTSRC_SCHEMA='{"enum":[{"a":[1]}]}' like_ref -H "$SRC:{\"a\":[2]}" -I "$SRC:2" ;;
+	TESTSRC_SCHEMA='{"enum":[{"a":[1]}]}' like_ref -H "$SRC:{\"a\":[2]}" -I "$SRC:2"
+	# the other draft 7 keywords (not $ref, format, propertyNames): one
+	# failing config each, a few in combination (the first in keyword order)
+	TESTSRC_SCHEMA='{"type":"integer","minimum":5}' refused "$E, Expected number greater than or equal to 5.000000" -H "$SRC:3" -I "$SRC"
+	TESTSRC_SCHEMA='{"type":"object","additionalProperties":false,"properties":{"a":{}}}' \
+		refused "$E, Object contains a property that could not be validated using 'properties' or 'additionalProperties' constraints: 'b'." -H "$SRC:{\"b\":1}" -I "$SRC"
+	TESTSRC_SCHEMA='{"type":"array","uniqueItems":true}' refused "$E, Elements at indexes #0 and #1 violate uniqueness constraint." -H "$SRC:[1,1]" -I "$SRC"
+	while IFS='|' read -r sch cfg; do
+		TESTSRC_SCHEMA=$sch like_ref -H "$SRC:$cfg" -I "$SRC:2"
+	done <<'EOS'
+{"type":"integer","minimum":5}|3
+{"type":"integer","minimum":5}|7
+{"type":"integer","maximum":5}|7
+{"type":"integer","exclusiveMinimum":5}|5
+{"type":"integer","multipleOf":3}|4
+{"type":"number","multipleOf":0.5}|0.7
+{"type":"integer","minimum":2.5}|1
+{"type":"string","minLength":3}|"ab"
+{"type":"string","maxLength":1}|"ab"
+{"type":"string","pattern":"^a"}|"ba"
+{"type":"array","minItems":2}|[1]
+{"type":"array","maxItems":1}|[1,2]
+{"type":"array","uniqueItems":true}|[1,1]
+{"type":"array","contains":{"type":"string"}}|[1]
+{"type":"object","additionalProperties":false,"properties":{"a":{}}}|{"b":1}
+{"type":"object","additionalProperties":{"type":"string"}}|{"z":1}
+{"type":"object","patternProperties":{"^x":{"type":"string"}}}|{"xa":1}
+{"type":"object","minProperties":1}|{}
+{"type":"object","maxProperties":0}|{"a":1}
+{"type":"object","dependencies":{"a":["b"]}}|{"a":1}
+{"const":3}|4
+{"anyOf":[{"type":"string"},{"type":"boolean"}]}|3
+{"anyOf":[{"minimum":5},{"type":"string"}]}|3
+{"oneOf":[{"type":"integer"},{"minimum":0}]}|3
+{"oneOf":[{"type":"string"},{"type":"boolean"}]}|3
+{"allOf":[{"type":"integer"},{"minimum":5}]}|3
+{"not":{"type":"integer"}}|3
+{"if":{"type":"integer"},"then":{"minimum":5}}|3
+{"type":"string","minimum":5,"maxLength":1}|3
+{"type":"integer","minimum":5,"enum":[1]}|3
+{"type":"integer","minimum":1,"uniqueItems":true,"not":{"const":2}}|2
+EOS
+	;;
 *) fail "unknown test $t" ;;
 esac
 echo "plugin.$t passed"

@@ -134,10 +134,14 @@ char *app_selection_text(struct app *a)
 
 char *app_complete_filter(struct app *a, int with_view)
 {
-	char *sel = selection_filter(a, 1);
-	char *f = join_filters(a->o.filter, sel);
-	char *g;
+	char *sel, *f, *g;
 
+	/* a sysdig filter typed in F4 is the view's whole filter, as in the
+	 * reference (its prompt starts from the filter the header shows) */
+	if (with_view && a->manual_is_sysdig && a->manual_filter[0])
+		return strdup(a->manual_filter);
+	sel = selection_filter(a, 1);
+	f = join_filters(a->o.filter, sel);
 	free(sel);
 	if (a->manual_is_sysdig && a->manual_filter[0]) {
 		g = join_filters(f, a->manual_filter);

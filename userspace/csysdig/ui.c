@@ -62,7 +62,6 @@ int ui_terminal_usable(void)
 	return ok;
 }
 
-enum { CP_HEADER = 1, CP_SELECTED, CP_FKEY, CP_FDESC, CP_INFO, CP_ERROR, CP_MENU, CP_MENUSEL };
 
 static void init_colors(void)
 {
@@ -141,7 +140,11 @@ static const char *view_title(struct ui *u, char *buf, size_t n)
  * (evt.type!=switch for a view without one) after the others */
 static char *header_filter(struct app *a)
 {
-	char *f = app_complete_filter(a, 0);
+	char *f;
+
+	if (a->manual_is_sysdig && a->manual_filter[0])
+		return strdup(a->manual_filter);
+	f = app_complete_filter(a, 0);
 	const char *vf = app_view(a)->filter ? app_view(a)->filter : "evt.type!=switch";
 	char *r;
 
@@ -171,9 +174,7 @@ static void draw_header(struct ui *u)
 	} else {
 		snprintf(src, sizeof(src), "Source: Live System%s", a->paused ? " (paused)" : "");
 	}
-	snprintf(buf, sizeof(buf), "%s Filter: %s%s%s", src, f ? f : "",
-		 a->manual_filter[0] && !a->manual_is_sysdig ? "  Text: " : "",
-		 a->manual_filter[0] && !a->manual_is_sysdig ? a->manual_filter : "");
+	snprintf(buf, sizeof(buf), "%s Filter: %s", src, f ? f : "");
 	free(f);
 	ui_put(1, 0, -1, buf, COLOR_PAIR(CP_INFO));
 }
@@ -316,18 +317,29 @@ static void draw_table(struct ui *u)
 		ui_put(4, 2, -1, "No data for the current view.", A_BOLD);
 }
 
+/* "row/rows(percent)" at the right of the bottom line, on 18 cleared
+ * cells, none for an empty table (as the reference) */
+static void draw_counter(struct ui *u)
+{
+	char b[128];
+
+	if (!u->nrows)
+		return;
+	ui_put(LINES - 1, COLS - 18, 18, "", 0);
+	snprintf(b, sizeof(b), "%d/%d(%.1f%%)", u->nrows ? u->sel + 1 : 0, u->nrows,
+		 u->nrows ? 100.0 * (u->sel + 1) / u->nrows : 0.0);
+	ui_put(LINES - 1, COLS - (int)strlen(b), (int)strlen(b), b, 0);
+}
+
 static void draw_status(struct ui *u)
 {
-	if (u->msg[0]) {
+	if (u->msg[0])
 		ui_put(LINES - 2, 0, -1, u->msg, COLOR_PAIR(CP_ERROR));
-	} else {
-		char b[128];
-
-		snprintf(b, sizeof(b), "%d/%d(%.1f%%)", u->nrows ? u->sel + 1 : 0, u->nrows,
-			 u->nrows ? 100.0 * (u->sel + 1) / u->nrows : 0.0);
-		ui_put(LINES - 1, COLS - (int)strlen(b), (int)strlen(b), b, 0);
-	}
+	else
+		draw_counter(u);
 }
+
+static void draw_filter_bar(struct ui *u);
 
 void ui_draw(struct ui *u)
 {
@@ -357,9 +369,10 @@ void ui_draw(struct ui *u)
 	case UI_ACTIONS: ui_menu_draw_actions(u); break;
 	case UI_HELP: ui_page_draw_help(u); break;
 	case UI_VIEWINFO: ui_page_draw_viewinfo(u, app_view(u->a)); break;
-	case UI_PROMPT: ui_prompt_draw(u); break;
+	case UI_PROMPT: draw_filter_bar(u); break;
 	default: break;
 	}
+	curs_set(u->mode == UI_PROMPT);
 	refresh();
 }
 
@@ -449,32 +462,133 @@ static void search_next(struct ui *u, int from)
 	ui_message(u, "not found: %s", u->search);
 }
 
-/* F4 text: a sysdig filter when it compiles and uses a field, else text
- * matched against the rows */
-static void apply_filter(struct ui *u, const char *text)
+/* F4 as the reference's: free text matched against the rows, updated as
+ * it is typed, or (F2 in the prompt) a sysdig filter that replaces the
+ * whole filter once Enter finds it valid (the capture restarts) */
+static void apply_text_filter(struct ui *u, const char *text)
+{
+	snprintf(u->a->manual_filter, sizeof(u->a->manual_filter), "%s", text);
+	ui_rebuild_rows(u);
+}
+
+static int apply_sysdig_filter(struct ui *u, const char *text)
 {
 	struct app *a = u->a;
 	char err[256];
-	struct field_ref fr;
 	struct filter *f = *text ? filter_compile(text, err, sizeof(err)) : NULL;
-	int is_sysdig = f && field_parse(text, &fr, err, sizeof(err)) > 0;
 
+	if (*text && !f)
+		return -1;
 	if (f)
 		filter_free(f);
+	if (!*text)
+		return 0;	/* as Esc: the filter stays */
 	snprintf(a->manual_filter, sizeof(a->manual_filter), "%s", text);
-	if (is_sysdig || a->manual_is_sysdig) {
-		a->manual_is_sysdig = is_sysdig;
-		if (app_start(a) < 0) {
-			ui_restart_failed(u);
-			a->manual_filter[0] = 0;
-			a->manual_is_sysdig = 0;
-			app_start(a);
-		}
-		u->sel = u->top = 0;
-		u->nrows = 0;
-		return;
+	if (app_start(a) < 0) {
+		ui_restart_failed(u);
+		a->manual_filter[0] = 0;
+		app_start(a);
 	}
-	ui_rebuild_rows(u);
+	u->sel = u->top = 0;
+	u->nrows = 0;
+	return 0;
+}
+
+/* the prompt's first text: the text filter, or the filter to edit */
+static void filter_prompt_start(struct ui *u)
+{
+	struct app *a = u->a;
+	char *f = a->manual_is_sysdig ? header_filter(a) : NULL;
+
+	ui_prompt_start(u, PROMPT_FILTER, a->manual_is_sysdig ? "Expression: " : "Text to match: ",
+			f ? f : a->manual_filter);
+	free(f);
+	u->prompt_invalid = 0;
+	u->prompt_counter = 0;
+}
+
+/* the filter prompt's keys; returns 1 */
+static int filter_prompt_key(struct ui *u, int ch)
+{
+	struct app *a = u->a;
+	size_t n = strlen(u->prompt_buf);
+
+	u->prompt_invalid = 0;
+	switch (ch) {
+	case KEY_F(2):
+		if (!a->manual_is_sysdig)
+			apply_text_filter(u, "");
+		a->manual_is_sysdig = !a->manual_is_sysdig;
+		filter_prompt_start(u);
+		return 1;
+	case 27:
+		u->mode = UI_TABLE;
+		if (!a->manual_is_sysdig)
+			apply_text_filter(u, "");
+		return 1;
+	case '\n': case '\r': case KEY_ENTER: case KEY_F(4): case 6:
+		if (!a->manual_is_sysdig) {
+			u->mode = UI_TABLE;
+			return 1;
+		}
+		if (apply_sysdig_filter(u, u->prompt_buf) < 0)
+			u->prompt_invalid = 1;
+		else
+			u->mode = UI_TABLE;
+		return 1;
+	case KEY_BACKSPACE: case 127: case 8:
+		if (n)
+			u->prompt_buf[n - 1] = 0;
+		break;
+	default:
+		if (ch < 32 || ch > 126 || n + 1 >= sizeof(u->prompt_buf))
+			return 1;
+		u->prompt_buf[n] = (char)ch;
+		u->prompt_buf[n + 1] = 0;
+		break;
+	}
+	if (!a->manual_is_sysdig) {
+		apply_text_filter(u, u->prompt_buf);
+		u->prompt_counter = 1;
+	}
+	return 1;
+}
+
+/* the bottom line while the filter or search prompt is open, as the
+ * reference draws it */
+static void draw_filter_bar(struct ui *u)
+{
+	static const struct fkey filter_keys[] = {
+		{ "F1", "Help  ", KEY_F(1) }, { "F2", "sysdig", KEY_F(2) }, { "Enter", "Done  ", '\n' },
+		{ "Esc", "Clear ", 27 }, { 0, 0, 0 },
+	};
+	struct fkey keys[5];
+	int x = 0, fdesc = COLOR_PAIR(CP_FDESC);
+	size_t k = 0;
+
+	for (const struct fkey *f = filter_keys; f->key; f++)
+		if (u->prompt_kind == PROMPT_FILTER || f->ch != KEY_F(2))
+			keys[k++] = *f;
+	if (u->prompt_kind == PROMPT_FILTER && u->a->manual_is_sysdig)
+		keys[1].desc = "Text  ";
+	keys[k].key = NULL;
+	ui_draw_fkeys(u, keys);
+	for (size_t i = 0; i < k; i++)
+		x += (int)(strlen(keys[i].key) + strlen(keys[i].desc));
+	x++;
+	ui_put(LINES - 1, x, -1, "", fdesc);
+	ui_put(LINES - 1, x, (int)strlen(u->prompt_label), u->prompt_label, fdesc);
+	x += (int)strlen(u->prompt_label);
+	ui_put(LINES - 1, x, -1, u->prompt_buf, fdesc);
+	if (u->prompt_counter)	/* the reference's row counter, once the rows changed */
+		draw_counter(u);
+	if (u->prompt_invalid) {
+		static const char msg[] = "Invalid sysdig filter";
+
+		ui_put(LINES / 2, COLS / 2 - (int)(sizeof(msg) - 1) / 2, (int)sizeof(msg) - 1, msg,
+		       COLOR_PAIR(CP_ERROR));
+	}
+	move(LINES - 1, x + (int)strlen(u->prompt_buf));
 }
 
 static void prompt_done(struct ui *u, int ok)
@@ -486,9 +600,6 @@ static void prompt_done(struct ui *u, int ok)
 	if (!ok)
 		return;
 	switch (u->prompt_kind) {
-	case PROMPT_FILTER:
-		apply_filter(u, text);
-		break;
 	case PROMPT_SEARCH:
 		snprintf(u->search, sizeof(u->search), "%s", text);
 		if (*text)
@@ -519,6 +630,9 @@ void ui_prompt_draw(struct ui *u)
 int ui_prompt_key(struct ui *u, int ch)
 {
 	size_t n = strlen(u->prompt_buf);
+
+	if (u->prompt_kind == PROMPT_FILTER)
+		return filter_prompt_key(u, ch);
 
 	switch (ch) {
 	case 27:
@@ -634,10 +748,10 @@ static int table_key(struct ui *u, int ch)
 	case KEY_F(1): case 'h': case '?': u->mode = UI_HELP; break;
 	case KEY_F(2): ui_menu_open_views(u); break;
 	case KEY_F(4): case '\\':
-		ui_prompt_start(u, PROMPT_FILTER, "Filter: ", a->manual_filter);
+		filter_prompt_start(u);
 		break;
 	case '/': case 6:
-		ui_prompt_start(u, PROMPT_SEARCH, "Search: ", u->search);
+		ui_prompt_start(u, PROMPT_SEARCH, "Text to match: ", u->search);
 		break;
 	case 'n': case KEY_F(3):
 		if (u->search[0])
@@ -654,8 +768,15 @@ static int table_key(struct ui *u, int ch)
 		a->table.paused = a->paused;
 		break;
 	case KEY_DC: case 'c':
-		if (a->manual_filter[0])
-			apply_filter(u, "");
+		if (a->manual_filter[0] && a->manual_is_sysdig) {
+			a->manual_filter[0] = 0;
+			if (app_start(a) < 0)
+				ui_restart_failed(u);
+			u->sel = u->top = 0;
+			u->nrows = 0;
+		} else if (a->manual_filter[0]) {
+			apply_text_filter(u, "");
+		}
 		break;
 	default: {
 		static const char shifted[] = "!@#$%^&*(";

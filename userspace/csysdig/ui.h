@@ -18,6 +18,9 @@ struct fkey {
 	int ch;
 };
 
+/* color pairs of the interface (ui.c initialises them) */
+enum { CP_HEADER = 1, CP_SELECTED, CP_FKEY, CP_FDESC, CP_INFO, CP_ERROR, CP_MENU, CP_MENUSEL };
+
 struct ui {
 	struct app *a;
 	enum ui_mode mode;
@@ -29,6 +32,8 @@ struct ui {
 	/* prompt line */
 	enum prompt_kind prompt_kind;
 	char prompt_label[64], prompt_buf[512];
+	int prompt_invalid;		/* Enter found the sysdig filter invalid */
+	int prompt_counter;		/* the text filter changed the rows */
 	/* side menus */
 	struct view **menu_views;
 	int nmenu_views, menu_sel;

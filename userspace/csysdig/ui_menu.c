@@ -11,7 +11,7 @@
 #include <string.h>
 #include "ui.h"
 
-#define MENU_W 28
+#define MENU_W 20	/* the reference's side menu width */
 
 /* the field the current view was reached with ("" at the top) */
 static const char *current_field(struct ui *u)
@@ -39,55 +39,93 @@ void ui_menu_open_views(struct ui *u)
 	u->mode = UI_VIEWS;
 }
 
-/* wrapped text from (y, x), w wide, at most to row ymax; returns next row */
-static int put_wrapped(int y, int x, int w, int ymax, const char *s, int attr)
+/* a text page written as the reference's pages are (ctext): text and
+ * newlines from (y, x) in a box w wide and to row ymax, lines wrapped at
+ * the box's width */
+struct page {
+	int y, x, w, ymax, col;
+};
+
+static void page_print(struct page *p, const char *s, int attr)
 {
-	char line[1024];
-
-	while (s && *s && y < ymax) {
-		int n = (int)strlen(s), cut = n;
-
-		if (n > w) {
-			cut = w;
-			while (cut > 0 && s[cut] != ' ')
-				cut--;
-			if (cut == 0)
-				cut = w;
+	for (; *s; s++) {
+		if (*s == '\n' || p->col >= p->w) {
+			p->y++;
+			p->col = 0;
+			if (*s == '\n')
+				continue;
 		}
-		snprintf(line, sizeof(line), "%.*s", cut, s);
-		ui_put(y++, x, w, line, attr);
-		s += cut;
-		while (*s == ' ')
-			s++;
+		if (p->y >= p->ymax)
+			return;
+		attron(attr);
+		mvaddch(p->y, p->x + p->col, (unsigned char)(isprint((unsigned char)*s) ? *s : '.'));
+		attroff(attr);
+		p->col++;
 	}
-	return y;
 }
 
-static int draw_view_details(int y, int x, int w, int ymax, const struct view *v)
+static int column_listed(const struct view *v, const struct view_column *c, int print_containers)
 {
-	char b[1024];
+	if (v->type == VIEW_TABLE && (c->is_key || c->is_groupby_key))
+		return 0;
+	if (c->for_containers && !print_containers)
+		return 0;
+	return !(c->for_default && print_containers);
+}
 
-	ui_put(y++, x, w, v->name, A_BOLD);
-	y = put_wrapped(y, x, w, ymax, v->description ? v->description : "", 0);
-	if (v->ntips && y < ymax) {
-		y++;
-		ui_put(y++, x, w, "Tips:", A_BOLD);
-		for (size_t i = 0; i < v->ntips; i++)
-			y = put_wrapped(y, x, w, ymax, v->tips[i], 0);
-	}
-	if (y + 1 < ymax) {
-		y++;
-		ui_put(y++, x, w, "Columns:", A_BOLD);
-		for (size_t i = 0; i < v->ncols && y < ymax; i++) {
-			const struct view_column *c = &v->cols[i];
+/* the view's information page (F7, and beside the F2 menu), laid out as
+ * the reference's: name, description, tips, columns, id, the filter when
+ * the view has one, the actions */
+static void draw_view_details(int y, int x, int w, int ymax, const struct view *v,
+			      int print_containers)
+{
+	struct page p = { y, x, w, ymax, 0 };
+	const int head = COLOR_PAIR(CP_INFO) | A_BOLD, name = COLOR_PAIR(CP_INFO);
+	char hotkey[2] = "";
 
-			if (c->is_key || c->is_groupby_key)
-				continue;
-			snprintf(b, sizeof(b), "%s: %s", c->name, c->description ? c->description : c->field);
-			y = put_wrapped(y, x, w, ymax, b, 0);
+	page_print(&p, v->name, head);
+	page_print(&p, "\n", 0);
+	page_print(&p, v->description ? v->description : "", 0);
+	page_print(&p, "\n\n", 0);
+	if (v->ntips) {
+		page_print(&p, "Tips\n", head);
+		for (size_t i = 0; i < v->ntips; i++) {
+			page_print(&p, v->tips[i], 0);
+			page_print(&p, "\n\n", 0);
 		}
 	}
-	return y;
+	page_print(&p, "Columns\n", head);
+	for (size_t i = 0; i < v->ncols; i++) {
+		const struct view_column *c = &v->cols[i];
+
+		if (!column_listed(v, c, print_containers))
+			continue;
+		page_print(&p, c->name, name);
+		page_print(&p, ": ", 0);
+		page_print(&p, c->description ? c->description : "", 0);
+		page_print(&p, "\n", 0);
+	}
+	page_print(&p, "\nID\n", head);
+	page_print(&p, v->id, 0);
+	page_print(&p, "\n\n", 0);
+	if (v->filter && *v->filter) {
+		page_print(&p, "Filter\n", head);
+		page_print(&p, v->filter, 0);
+		page_print(&p, "\n\n", 0);
+	}
+	if (v->nactions)
+		page_print(&p, "Action Hotkeys\n", head);
+	for (size_t i = 0; i < v->nactions; i++) {
+		const struct view_action *a = &v->actions[i];
+
+		hotkey[0] = a->hotkey ? a->hotkey[0] : 0;
+		page_print(&p, hotkey, name);
+		page_print(&p, ": ", 0);
+		page_print(&p, a->description ? a->description : "", 0);
+		page_print(&p, " (", 0);
+		page_print(&p, a->command ? a->command : "", 0);
+		page_print(&p, ")\n", 0);
+	}
 }
 
 void ui_menu_draw_views(struct ui *u)
@@ -104,7 +142,8 @@ void ui_menu_draw_views(struct ui *u)
 	for (int y = y0; y < LINES - 1; y++)
 		ui_put(y, MENU_W, -1, "", 0);
 	if (u->nmenu_views)
-		draw_view_details(y0, MENU_W + 1, COLS - MENU_W - 2, LINES - 1, u->menu_views[u->menu_sel]);
+		draw_view_details(y0, MENU_W, COLS - MENU_W, LINES - 1, u->menu_views[u->menu_sel],
+				  u->a->o.print_containers);
 }
 
 static int menu_nav(int *sel, int n, int ch)
@@ -335,7 +374,7 @@ static const char *const g_help[] = {
 	"Backspace      go back up one level",
 	"F1, h          this help",
 	"F2             choose a view (description, tips and columns on the right)",
-	"F4, \\          filter: text shown rows must contain, or a sysdig filter",
+	"F4, \\          filter: text shown rows must contain (F2 in it: a sysdig filter)",
 	"/, Ctrl+F      search the rows; n or F3 for the next match",
 	"F5, e          echo the I/O data of the selection",
 	"F6, d          the sysdig events of the selection",
@@ -366,19 +405,9 @@ void ui_page_draw_help(struct ui *u)
 
 void ui_page_draw_viewinfo(struct ui *u, const struct view *v)
 {
-	char b[2048];
-	int y;
-
-	(void)u;
-	for (y = 0; y < LINES - 1; y++)
+	for (int y = 0; y < LINES; y++)
 		ui_put(y, 0, -1, "", 0);
-	y = draw_view_details(0, 1, COLS - 2, LINES - 4, v);
-	snprintf(b, sizeof(b), "Id: %s  File: %s", v->id, v->path ? v->path : "");
-	if (y < LINES - 2)
-		ui_put(y++ + 1, 1, -1, b, 0);
-	snprintf(b, sizeof(b), "Filter: %s", v->filter ? v->filter : "none");
-	if (y < LINES - 1)
-		ui_put(y++ + 1, 1, -1, b, 0);
+	draw_view_details(0, 0, COLS, LINES, v, u->a->o.print_containers);
 }
 
 void ui_spectro_selection(struct ui *u)

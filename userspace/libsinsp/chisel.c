@@ -1029,15 +1029,20 @@ int chisel_capture_end(struct chisel_runtime *rt, char *err, size_t errlen)
 	for (i = 0; i < rt->n; i++) {
 		struct chisel *c = rt->ch[i];
 		char msg[CHISEL_ERRLEN];
+		int engine_error = c->engine_error;
 
 		lua_pushnumber(c->L, (double)(last / 1000000000ULL));
 		lua_pushnumber(c->L, (double)(last % 1000000000ULL));
 		lua_pushnumber(c->L, (double)(last - first));
 		c->api_error = 0;
-		/* errors here are swallowed, as in sysdig */
+		c->engine_error = 0;
+		/* errors here are swallowed, as in sysdig: a Lua error is
+		 * printed, an engine error (a refused thread-table filter) only
+		 * by the call that raised it */
 		if (call_fn(c, "on_capture_end", 3, 0, &missing, msg, sizeof(msg)) < 0 &&
-		    !c->api_error)
+		    !c->api_error && !c->engine_error)
 			fprintf(stderr, "%s\n", msg);
+		c->engine_error |= engine_error;
 	}
 	fflush(stdout);
 	return 0;

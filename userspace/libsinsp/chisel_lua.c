@@ -760,6 +760,19 @@ static int is_inet(int32_t type)
 	       type == SCAP_FD_IPV4_SERVSOCK || type == SCAP_FD_IPV6_SERVSOCK;
 }
 
+/* the reference runs the filter once per fd, on a read exit of the thread
+ * whose last event fd is that fd (fd.num is the fd's number) */
+static int fd_passes(struct tt_ctx *x, const struct sinsp_fdinfo *fd)
+{
+	int64_t saved = x->t->lastevent_fd;
+	int ok;
+
+	x->t->lastevent_fd = fd->fd;
+	ok = filter_run(x->filter, x->rt->s, x->ev);
+	x->t->lastevent_fd = saved;
+	return ok;
+}
+
 static int tt_fd(struct sinsp_fdinfo *fd, void *arg)
 {
 	struct tt_ctx *x = arg;
@@ -767,7 +780,7 @@ static int tt_fd(struct sinsp_fdinfo *fd, void *arg)
 
 	x->ev->fdinfo = fd;
 	x->ev->fd = fd->fd;
-	if (x->filter && !filter_run(x->filter, x->rt->s, x->ev))
+	if (x->filter && !fd_passes(x, fd))
 		return 0;
 	x->matched++;
 	if (x->mode & TT_NOFDS)

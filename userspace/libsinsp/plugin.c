@@ -52,44 +52,12 @@ static int json_eat(struct json *j, char c)
 /* a string (malloc'd), NULL on error */
 static char *json_string(struct json *j)
 {
-	size_t cap = 64, n = 0;
 	char *s;
 
-	if (!json_eat(j, '"') || !(s = malloc(cap))) {
+	json_ws(j);
+	s = json_read_string(&j->p);
+	if (!s)
 		j->bad = 1;
-		return NULL;
-	}
-	while (*j->p && *j->p != '"') {
-		char c = *j->p++;
-
-		if (c == '\\' && *j->p) {
-			c = *j->p++;
-			c = c == 'n' ? '\n' : c == 't' ? '\t' : c == 'r' ? '\r' : c;
-			if (c == 'u') {	/* \uXXXX: kept as '?' (names and texts are ASCII) */
-				for (int k = 0; k < 4 && *j->p; k++)
-					j->p++;
-				c = '?';
-			}
-		}
-		if (n + 2 > cap) {
-			char *t = realloc(s, cap *= 2);
-
-			if (!t) {
-				free(s);
-				j->bad = 1;
-				return NULL;
-			}
-			s = t;
-		}
-		s[n++] = c;
-	}
-	s[n] = 0;
-	if (*j->p != '"') {
-		free(s);
-		j->bad = 1;
-		return NULL;
-	}
-	j->p++;
 	return s;
 }
 
