@@ -100,6 +100,9 @@ struct scap_bpf_counters {
  * exit event, with the exit time (evt.latency 0).  Default (flag clear): the
  * enter event is written at syscall entry with the entry time. */
 #define SCAP_BPF_F_EXIT_ONLY 1
+/* The selection flags COMM, SUPPRESS, PIDS, TREE and TIDS, the pid limit and
+ * struct scap_bpf_comm are the kernel module's too (kmod_abi.h struct
+ * kmod_select, driver/kmod/select.c): both drivers select alike. */
 /* settings.flags: only tasks named settings.comm (their own comm or their
  * thread group leader's) are captured, plus the process lifecycle: the
  * syscalls marked SCAP_BPF_SC_LIFECYCLE and procexit of every task */

@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <sys/ioctl.h>
 #endif
+#include "event_format.h"	/* the selection rules both drivers share */
 
 #define KMOD_NAME "sysdigc"
 #define KMOD_DEV_PREFIX "/dev/sysdigc"
@@ -40,6 +41,8 @@ struct kmod_ring_info {
 	uint64_t n_written;	/* events written to the ring */
 	uint64_t n_drops_buffer;	/* ring full */
 	uint64_t n_drops_fault;	/* event larger than the scratch area */
+	uint64_t n_suppressed;	/* not captured: comm filter or -U (select.c) */
+	uint64_t n_unselected;	/* not captured: not a selected pid */
 };
 
 struct kmod_stats {
@@ -47,6 +50,8 @@ struct kmod_stats {
 	uint64_t n_written;
 	uint64_t n_drops_buffer;
 	uint64_t n_drops_fault;
+	uint64_t n_suppressed;
+	uint64_t n_unselected;
 };
 
 struct kmod_mask {
@@ -55,6 +60,29 @@ struct kmod_mask {
 #define KMOD_MASK_CAPTURE 1	/* captured */
 #define KMOD_MASK_STACK 2	/* --stacks: a PPME_STACK_E before the enter event */
 #define KMOD_MASK_KSTACK 4	/* ... with the kernel stack (--kernel-stacks) */
+#define KMOD_MASK_LIFECYCLE 8	/* clone/fork/execve, procexit: passes the comm rules */
+
+/*
+ * Which tasks are captured: the rules of the BPF driver (settings.flags
+ * SCAP_BPF_F_COMM, _SUPPRESS, _PIDS, _TREE, _TIDS of event_format.h, see
+ * driver/bpf/select.bpf.h), set while the capture is stopped.  The
+ * processes and threads of SCAP_BPF_F_PIDS are added one by one
+ * (KMOD_IOC_SELECT_ID, at any time); with SCAP_BPF_F_TREE the module adds
+ * the processes they fork and removes a process with its last thread.
+ */
+struct kmod_select {
+	uint32_t flags;		/* SCAP_BPF_F_COMM | _SUPPRESS | _PIDS | _TREE | _TIDS */
+	uint32_t nsuppress;	/* names in suppress (SCAP_BPF_F_SUPPRESS, -U) */
+	uint64_t comm[2];	/* SCAP_BPF_F_COMM: the name, NUL-padded ... */
+	uint64_t comm_mask[2];	/* ... and its bytes compared (settings.comm) */
+	struct scap_bpf_comm suppress[SCAP_BPF_MAX_SUPPRESSED];
+};
+
+/* one process (tid 0: tgid pid, all its threads) or thread (tid) */
+struct kmod_select_id {
+	uint32_t pid;
+	uint32_t tid;
+};
 
 #define KMOD_IOC_MAGIC 'z'
 /* start/stop writing events (all CPUs) */
@@ -71,7 +99,13 @@ struct kmod_mask {
 /* the schema hash of the tables the module was built from (SCHEMA_HASH in
  * the generated event_ids.h); the engine refuses a module with another */
 #define KMOD_IOC_GET_SCHEMA _IOR(KMOD_IOC_MAGIC, 7, uint64_t)
+/* the selection rules (capture stopped, else EBUSY) */
+#define KMOD_IOC_SET_SELECT _IOW(KMOD_IOC_MAGIC, 8, struct kmod_select)
+/* select a process (pid) or a thread (tid) */
+#define KMOD_IOC_SELECT_ID _IOW(KMOD_IOC_MAGIC, 9, struct kmod_select_id)
+/* 1 when thread tid of process pid is captured by the pid rules, else 0 */
+#define KMOD_IOC_IS_SELECTED _IOW(KMOD_IOC_MAGIC, 10, struct kmod_select_id)
 /* sysdig tracers: writes to /dev/null keep SCAP_TRACER_SNAPLEN bytes */
-#define KMOD_IOC_SET_TRACERS _IO(KMOD_IOC_MAGIC, 8)
+#define KMOD_IOC_SET_TRACERS _IO(KMOD_IOC_MAGIC, 11)
 
 #endif

@@ -7,7 +7,8 @@
  * them into the ring buffer of the CPU they run on.  Each CPU has a
  * character device /dev/sysdigcN (root only); opening it allocates the
  * ring, mmap() exposes it, ioctls control the capture (kmod_abi.h).
- * Probes are attached while at least one device is open.
+ * Probes are attached while at least one device is open.  Which tasks are
+ * captured: select.c.
  */
 #include <linux/version.h>
 #include <linux/module.h>
@@ -30,6 +31,7 @@
 #include "kmod_abi.h"
 #include "fill.h"
 #include "stack.h"
+#include "select.h"
 
 #define KMOD_SCRATCH_SIZE (128 * 1024)
 
@@ -180,6 +182,7 @@ static void syscall_probe(struct pt_regs *regs, long id, long ret, bool is_exit)
 	struct kfill *f;
 	struct kring *r;
 	u16 type;
+	u8 mask;
 
 	if (!READ_ONCE(g_capture) || in_compat_syscall())
 		return;
@@ -192,11 +195,14 @@ static void syscall_probe(struct pt_regs *regs, long id, long ret, bool is_exit)
 		type = is_exit ? p->exit_event : p->enter_event;
 	else
 		type = is_exit ? PPME_GENERIC_X : PPME_GENERIC_E;
-	if (type >= PPM_EVENT_MAX || !READ_ONCE(g_mask[type]))
+	if (type >= PPM_EVENT_MAX)
+		return;
+	mask = READ_ONCE(g_mask[type]);
+	if (!mask)
 		return;
 	preempt_disable_notrace();
 	r = this_ring();
-	if (r) {
+	if (r && !kmod_select_drops(current, mask & KMOD_MASK_LIFECYCLE, r->info)) {
 		f = &r->fill;
 		f->task = current;
 		f->ret = ret;
@@ -206,9 +212,9 @@ static void syscall_probe(struct pt_regs *regs, long id, long ret, bool is_exit)
 		f->ts = 0;
 		f->regs = regs;
 		/* --stacks: the stack, then its enter event, at one time */
-		if (!is_exit && (READ_ONCE(g_mask[type]) & KMOD_MASK_STACK)) {
+		if (!is_exit && (mask & KMOD_MASK_STACK)) {
 			f->ts = ktime_get_real_ns();
-			record_with(r, f, !!(READ_ONCE(g_mask[type]) & KMOD_MASK_KSTACK),
+			record_with(r, f, !!(mask & KMOD_MASK_KSTACK),
 				    kmod_fill_stack);
 		}
 		record(r, f, type);
@@ -236,7 +242,7 @@ static void task_event(struct task_struct *t, u16 type, const unsigned long *arg
 		return;
 	preempt_disable_notrace();
 	r = this_ring();
-	if (r) {
+	if (r && !kmod_select_drops(t, READ_ONCE(g_mask[type]) & KMOD_MASK_LIFECYCLE, r->info)) {
 		f = &r->fill;
 		memset(f, 0, sizeof(*f));
 		f->task = t;
@@ -249,6 +255,7 @@ static void task_event(struct task_struct *t, u16 type, const unsigned long *arg
 static void probe_proc_exit(void *data, struct task_struct *p)
 {
 	task_event(p, PPME_PROCEXIT_1_E, NULL, 0);
+	kmod_select_exit(p);
 }
 
 /*
@@ -434,6 +441,7 @@ static int kmod_release(struct inode *inode, struct file *filp)
 		WRITE_ONCE(g_capture, false);
 		WRITE_ONCE(g_skip_tgid, 0);
 		probes_detach();
+		kmod_select_reset();
 	} else {
 		synchronize_rcu();
 	}
@@ -486,6 +494,8 @@ static long kmod_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 		st.n_written = r->info->n_written;
 		st.n_drops_buffer = r->info->n_drops_buffer;
 		st.n_drops_fault = r->info->n_drops_fault;
+		st.n_suppressed = r->info->n_suppressed;
+		st.n_unselected = r->info->n_unselected;
 		return copy_to_user(uarg, &st, sizeof(st)) ? -EFAULT : 0;
 	case KMOD_IOC_SKIP_TGID:
 		if (copy_from_user(&tgid, uarg, sizeof(tgid)))
@@ -497,6 +507,12 @@ static long kmod_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 		return 0;
 	case KMOD_IOC_GET_SCHEMA:
 		return copy_to_user(uarg, &schema, sizeof(schema)) ? -EFAULT : 0;
+	case KMOD_IOC_SET_SELECT:
+		return READ_ONCE(g_capture) ? -EBUSY : kmod_select_set(uarg);
+	case KMOD_IOC_SELECT_ID:
+		return kmod_select_add(uarg);
+	case KMOD_IOC_IS_SELECTED:
+		return kmod_select_query(uarg);
 	default:
 		return -ENOTTY;
 	}

@@ -69,6 +69,11 @@ OURS=""
 # sysdig tracers through the module (the guest's kmod_tracers check)
 [ -n "$OURS" ] && [ -x "$BUILD/test/live/live_tracer_writer" ] &&
 	vm_copy_bin "$ROOT" "$BUILD/test/live/live_tracer_writer" /usr/bin/tracer_writer
+# the module's process selection (kmod_trace_cmd, kmod_pid_pushdown)
+for b in forker storm; do
+	[ -n "$OURS" ] && [ -x "$BUILD/test/live/live_$b" ] &&
+		vm_copy_bin "$ROOT" "$BUILD/test/live/live_$b" /usr/bin/$b
+done
 cp "$HERE/vm_guest_test.sh" "$ROOT/guest.sh"
 T1=$(date +%s)
 vm_boot "$ROOT" "$KERNEL" "$VM_WORK" "kmodtest=1" || { echo "FAIL: guest run"; exit 1; }
@@ -79,7 +84,8 @@ echo "build+initramfs $((T1 - T0)) s, qemu $((T2 - T1)) s"
 # 1. lifecycle checks reported by the guest
 for c in insmod insmod_twice_fails capture second_reader_busy rmmod_while_open_fails \
 	first_reader_ok rmmod no_device_after_unload open_without_module_fails \
-	reload_and_capture rmmod_again ${OURS:+our_sysdig_capture other_tables_refused kmod_stacks kmod_type_mask kmod_tracers}; do
+	reload_and_capture rmmod_again \
+	${OURS:+our_sysdig_capture other_tables_refused kmod_stacks kmod_type_mask kmod_tracers kmod_trace_cmd kmod_pid_pushdown}; do
 	if grep -q "^CHECK $c 0$" "$R/checks.txt" 2>/dev/null; then pass "guest: $c"; else fail "guest: $c"; fi
 done
 grep -q "^crw------- .* /dev/sysdigc0$" "$R/devs.txt" && pass "device /dev/sysdigc0 is root-only" ||
@@ -90,6 +96,8 @@ echo "second reader said: $(head -1 "$R/reader2.txt")"
 [ -n "$OURS" ] && echo "module from other tables: $(modinfo -F schema "$MM/sysdigc.ko") (ours $(modinfo -F schema "$VM_WORK/sysdigc.ko")), our sysdig said: $(cat "$R/other_tables.txt")"
 echo "rmmod while open said: $(head -1 "$R/rmmod_busy.txt")"
 [ -n "$OURS" ] && echo "kmod --stacks: $(grep -m1 ' write 1 ' "$R/stacks.txt" 2>/dev/null) $(head -2 "$R/stacks.err" 2>/dev/null)"
+[ -n "$OURS" ] && echo "kmod -- forker: $(tail -1 "$R/tree.txt" 2>/dev/null)"
+[ -n "$OURS" ] && echo "kmod proc.pid pushdown: $(tail -1 "$R/pid.txt" 2>/dev/null)"
 
 # 2. exact parameters, as read by the reference sysdig 0.29.3 (the "ours:"
 # lines, events it does not have, as read by our sysdig)

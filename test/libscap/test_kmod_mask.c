@@ -18,6 +18,7 @@
 #include "event_table.h"
 #include "kmod_engine.h"
 #include "kmod_abi.h"
+#include "live_select.h"
 #include "filter.h"
 
 static uint8_t types[PPM_EVENT_MAX];
@@ -92,8 +93,11 @@ static void test_no_mask_captures_all(void **state)
 
 	(void)state;
 	scap_kmod_mask(&o, &m);
+	/* the lifecycle (clone/execve/procexit) also passes the comm rules */
 	for (int t = 0; t < PPM_EVENT_MAX; t++)
-		assert_int_equal(m.events[t], KMOD_MASK_CAPTURE);
+		assert_int_equal(m.events[t], KMOD_MASK_CAPTURE |
+				 (live_select_lifecycle((uint16_t)t) ? KMOD_MASK_LIFECYCLE : 0));
+	assert_int_equal(m.events[PPME_SYSCALL_EXECVE_19_X], KMOD_MASK_CAPTURE | KMOD_MASK_LIFECYCLE);
 }
 
 static void test_stacks_on_selected_enters(void **state)
@@ -108,7 +112,7 @@ static void test_stacks_on_selected_enters(void **state)
 	assert_int_equal(m.events[PPME_SYSCALL_WRITE_E], KMOD_MASK_CAPTURE | KMOD_MASK_STACK);
 	assert_int_equal(m.events[PPME_SYSCALL_WRITE_X], KMOD_MASK_CAPTURE);
 	assert_int_equal(m.events[PPME_SYSCALL_READ_E], 0);
-	assert_int_equal(m.events[PPME_SYSCALL_CLONE_20_E], KMOD_MASK_CAPTURE);
+	assert_int_equal(m.events[PPME_SYSCALL_CLONE_20_E], KMOD_MASK_CAPTURE | KMOD_MASK_LIFECYCLE);
 }
 
 int main(void)

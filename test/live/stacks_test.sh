@@ -1,7 +1,7 @@
 #!/bin/bash
 # stacks_test.sh - --stacks on the eBPF driver (run by ctest).
 #
-# usage: stacks_test.sh TEST SYSDIG STACKPROG
+# usage: stacks_test.sh TEST SYSDIG STACKPROG [STACKLATE LIB]
 # STACKPROG (stackprog.c, built -g -fno-omit-frame-pointer) calls
 # main -> marker_caller -> marker_func_write -> write(1) N times, then writes
 # once to fd 2 from main.  It runs as a copy with a name of its own.
@@ -19,9 +19,13 @@
 #   kernel     --kernel-stacks: the writes' kernel stacks end in do_syscall_64
 #              <- entry_SYSCALL_64..., without the tracing frames above the
 #              syscall; without it (the other tests) there is no kernel stack
+#   late_lib   STACKLATE (stacklate.c) writes, waits until sysdig printed that
+#              write (its mappings were read), then dlopen()s LIB and writes
+#              from it: that stack names the library's late_lib_write (the
+#              mappings are read again at once, not 100 ms later)
 # Exit 77 (skipped) without root, BTF or the bpf engine.
 set -u
-TEST=$1 SYSDIG=$2 PROG=$3
+TEST=$1 SYSDIG=$2 PROG=$3 LATE=${4:-} LIB=${5:-}
 REF=/usr/bin/sysdig
 TMP=$(mktemp -d /tmp/sdstack.XXXXXX)
 CAP_PID=
@@ -141,6 +145,24 @@ kernel)
 	[ "$n" = $((2 * N)) ] || fail "$n kernel stacks through do_syscall_64, expected $((2 * N)): $(head -2 "$TMP/out")"
 	grep -E "bpf_prog_|__traceiter_" "$TMP/out" && fail "tracing frames in the kernel stacks"
 	echo "ok: kernel: $n kernel stacks ending in do_syscall_64 <- entry_SYSCALL_64"
+	;;
+late_lib)
+	cp "$LATE" "$TMP/$COMM" || fail "copy $LATE"
+	start --unbuffered --stacks -p "$FMT" "proc.name=$COMM and evt.type=write"
+	"$TMP/$COMM" "$LIB" "$TMP/gate" >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 500); do
+		grep -q "^$COMM < write 1 " "$TMP/out" && break
+		sleep 0.01
+	done
+	touch "$TMP/gate"
+	wait $pid || fail "stacklate failed ($?)"
+	stop_capture
+	L=$(basename "$LIB")
+	late='^'$COMM' [<>] write 1 __write\+0x[0-9a-f]+ \(libc\.so\.6\) <- late_lib_write\+0x[0-9a-f]+ \('"${L//./\\.}"'\) <- main\+0x[0-9a-f]+ \('"$COMM"'\)( <- .*)?$'
+	n=$(grep -cE "$late" "$TMP/out")
+	[ "$n" = 2 ] || fail "$n write events name late_lib_write ($L), expected 2: $(grep " write 1 " "$TMP/out" | tail -2)"
+	echo "ok: late_lib: the write of a library loaded after the first stacks names late_lib_write ($L)"
 	;;
 *) fail "unknown test $TEST" ;;
 esac

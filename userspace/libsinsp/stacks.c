@@ -28,7 +28,14 @@
 #define STACK_MAX_KERNEL 32
 #define STACK_MAX_TRACKED 8192	/* threads or processes kept; beyond: forget all */
 #define MAPS_MAX 60000		/* bytes of mappings in one event (u16 lengths) */
-#define MAPS_REREAD_NS 100000000ULL	/* live: an unknown address rereads maps at most so often */
+/* live: a process's maps are read at most MAPS_WINDOW_READS times in
+ * MAPS_WINDOW_NS; addresses a read did not explain (frame pointer junk, a
+ * JIT, a process that is exiting) are remembered, MAPS_JUNK of them */
+#define MAPS_WINDOW_NS 100000000ULL
+#define MAPS_WINDOW_READS 10
+#define MAPS_JUNK 16
+/* live: the drivers' event times and this process's clock may differ so much */
+#define MAPS_CLOCK_SLACK_NS 10000000ULL
 #define X86_64_DWARF_SP 7
 #define FRAME_RETURN (1ULL << 63)	/* frame cache key: a return address */
 #define FRAME_CACHE_MAX 65536		/* frames kept per process; beyond: forget all */
@@ -50,7 +57,11 @@ struct proc_maps {
 	 * and the leaf rule of frame 0 addresses (leaf_return) */
 	struct i64map frames;
 	struct i64map leaf;
-	uint64_t read_ns;	/* live: when /proc/PID/maps was read */
+	uint64_t read_epoch_ns;	/* live: when /proc/PID/maps was read (event time) */
+	uint64_t window_ns;	/* live: start of the reads' window (monotonic) */
+	uint32_t window_reads;
+	uint64_t junk[MAPS_JUNK];	/* live: addresses a read left uncovered */
+	uint32_t njunk;
 };
 
 struct ksym {
@@ -339,28 +350,32 @@ static struct proc_maps *maps_read(struct sinsp_stacks *st, const struct sinsp_e
 				   const uint64_t *addr, uint32_t n_addr)
 {
 	static char raw[1 << 20], kept[MAPS_MAX];
-	struct proc_maps *m = i64map_get(&st->procs, pid);
+	struct proc_maps *m = i64map_get(&st->procs, pid), *old = m;
+	struct timespec now;
 	char path[64];
 	size_t n, k;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%" PRId64 "/maps", pid);
+	clock_gettime(CLOCK_REALTIME, &now);
 	f = fopen(path, "r");
-	if (!f)
-		return m;
-	n = fread(raw, 1, sizeof(raw), f);
-	fclose(f);
-	k = maps_keep_exec(raw, n, kept, sizeof(kept));
-	if (m && ((m->len == k && !memcmp(m->text, kept, k)) ||
-		  text_covered(kept, k, addr, n_addr) < covered(m, addr, n_addr))) {
-		m->read_ns = mono_ns();
-		return m;
+	if (f) {	/* else gone: what was read before stays */
+		n = fread(raw, 1, sizeof(raw), f);
+		fclose(f);
+		k = maps_keep_exec(raw, n, kept, sizeof(kept));
+		if (!m || ((m->len != k || memcmp(m->text, kept, k)) &&
+			   text_covered(kept, k, addr, n_addr) >= covered(m, addr, n_addr))) {
+			m = maps_set(st, pid, kept, k);
+			if (m)
+				maps_event_make(st, e, pid, m);
+		}
 	}
-	m = maps_set(st, pid, kept, k);
-	if (m) {
-		m->read_ns = mono_ns();
-		maps_event_make(st, e, pid, m);
-	}
+	if (!m)
+		return NULL;
+	m->read_epoch_ns = (uint64_t)now.tv_sec * 1000000000ULL + (uint64_t)now.tv_nsec;
+	for (uint32_t i = 0; m == old && i < n_addr; i++)
+		if (!maps_covers(m, addr[i]))
+			m->junk[m->njunk++ % MAPS_JUNK] = addr[i];
 	return m;
 }
 
@@ -400,10 +415,66 @@ static uint32_t take_words(uint64_t *out, uint32_t max, const struct scap_evt *e
 	return n;
 }
 
+static uint64_t leaf_return(struct proc_maps *m, const struct thread_stack *t);
+
+/* an address of a stack the maps do not name, and no read left unnamed */
+static int maps_unknown(const struct proc_maps *m, uint64_t addr)
+{
+	if (maps_covers(m, addr))
+		return 0;
+	for (uint32_t i = 0; i < MAPS_JUNK && i < m->njunk; i++)
+		if (m->junk[i] == addr)
+			return 0;
+	return 1;
+}
+
+/* 1 when the window of m's reads has room for one more */
+static int maps_may_read(struct proc_maps *m)
+{
+	uint64_t now = mono_ns();
+
+	if (now - m->window_ns > MAPS_WINDOW_NS) {
+		m->window_ns = now;
+		m->window_reads = 0;
+	}
+	return m->window_reads++ < MAPS_WINDOW_READS;
+}
+
+/*
+ * live: the mappings of the stack's process, read again when an address is
+ * in none of them - a user frame or the caller of a leaf without a frame
+ * (render_user) -, no read left it unnamed before, and the stack was taken
+ * after the last read (the process may have mapped more since: the C
+ * library after the dynamic loader's first calls, a library it loaded; an
+ * older stack's mappings were all in that read).  The consumer reads events
+ * in bursts: the time of the stack, not of its reading, says whether a read
+ * can help.
+ */
+static void stack_maps(struct sinsp_stacks *st, const struct sinsp_evt *e, int64_t pid,
+		       const struct thread_stack *t)
+{
+	struct proc_maps *m = i64map_get(&st->procs, pid);
+	uint64_t addr[STACK_MAX_USER + 1];
+	uint32_t n = t->nuser;
+
+	memcpy(addr, t->user, (size_t)n * 8);
+	if (m && maps_dwfl(m) && (addr[n] = leaf_return(m, t)))
+		n++;
+	if (m) {
+		uint32_t unknown = 0;
+
+		for (uint32_t i = 0; i < n; i++)
+			unknown += maps_unknown(m, addr[i]);
+		if (!unknown || e->scap.ts + MAPS_CLOCK_SLACK_NS < m->read_epoch_ns ||
+		    !maps_may_read(m))
+			return;
+	}
+	maps_read(st, e, pid, addr, n);
+}
+
 static void stack_event(struct sinsp *s, struct sinsp_stacks *st, struct sinsp_evt *e)
 {
 	struct thread_stack *t = i64map_get(&st->threads, (int64_t)e->scap.tid);
-	int64_t pid;
 
 	if (!t) {
 		if (st->threads.count >= STACK_MAX_TRACKED)
@@ -421,15 +492,7 @@ static void stack_event(struct sinsp *s, struct sinsp_stacks *st, struct sinsp_e
 	t->nkernel = take_words(t->kernel, STACK_MAX_KERNEL, &e->scap, 2);
 	if (!s->is_live || !t->nuser)
 		return;
-	/* live: the mappings, read again when an address is in none of them */
-	pid = pid_of(s, (int64_t)e->scap.tid);
-	{
-		struct proc_maps *m = i64map_get(&st->procs, pid);
-
-		if (!m || (covered(m, t->user, t->nuser) < t->nuser &&
-			   mono_ns() - m->read_ns > MAPS_REREAD_NS))
-			maps_read(st, e, pid, t->user, t->nuser);
-	}
+	stack_maps(st, e, pid_of(s, (int64_t)e->scap.tid), t);
 }
 
 void stacks_event(struct sinsp *s, struct sinsp_evt *e)

@@ -25,6 +25,7 @@
 #include "bpf_engine.h"
 #include "bpf_kernel_check.h"
 #include "bpf_select.h"
+#include "live_select.h"
 #include "proc_snapshot.h"
 #include "ring_reader.h"
 #include "syscall_table.h"
@@ -292,21 +293,6 @@ static uint64_t boot_epoch_ns(void)
 	       ((uint64_t)bt.tv_sec * 1000000000ull + bt.tv_nsec);
 }
 
-/* the process lifecycle: passes the comm filter, so the thread table of
- * userspace stays complete */
-static int is_lifecycle(uint16_t ev)
-{
-	switch (ev) {
-	case PPME_SYSCALL_CLONE_20_E:
-	case PPME_SYSCALL_FORK_20_E:
-	case PPME_SYSCALL_VFORK_20_E:
-	case PPME_SYSCALL_CLONE3_E:
-	case PPME_SYSCALL_EXECVE_19_E:
-	case PPME_SYSCALL_EXECVEAT_E:
-		return 1;
-	}
-	return 0;
-}
 
 static void apply_settings(struct bpf_engine *e, const struct scap_live_opts *o)
 {
@@ -323,7 +309,7 @@ static void apply_settings(struct bpf_engine *e, const struct scap_live_opts *o)
 		uint16_t ev = nr < SYSCALL_TABLE_SIZE ? g_syscall_table[nr].enter_event : 0;
 
 		st->syscall_mask[nr] = !scap_live_wants_pair(o, ev) ? 0 :
-			SCAP_BPF_SC_CAPTURE | (is_lifecycle(ev) ? SCAP_BPF_SC_LIFECYCLE : 0);
+			SCAP_BPF_SC_CAPTURE | (live_select_lifecycle(ev) ? SCAP_BPF_SC_LIFECYCLE : 0);
 		if (st->syscall_mask[nr] && o->stack_mask &&
 		    (o->stack_mask[ev] || (ev + 1 < PPM_EVENT_MAX && o->stack_mask[ev + 1])))
 			st->syscall_mask[nr] |= SCAP_BPF_SC_STACK;

@@ -1,10 +1,11 @@
 /*
  * bpf_select.c - which tasks the BPF driver captures, from the open options
- * (scap_live_opts comm / comms / select / suppress): the settings flags,
- * the sel_tgids / sel_tids bitmaps and the sel_comms / want_comms maps of
- * driver/bpf/select.bpf.h.  A process tree is
- * seeded from the /proc snapshot (its existing descendants); the driver
- * adds the ones forked later.
+ * (scap_live_opts comm / comms / select / suppress, planned by
+ * live_select.c): the settings flags, the sel_tgids / sel_tids bitmaps, the
+ * sel_comms / want_comms maps and the container cgroups of
+ * driver/bpf/select.bpf.h.  A process tree is seeded from the /proc
+ * snapshot (its existing descendants); the driver adds the ones forked
+ * later.
  */
 #define _GNU_SOURCE	/* nftw's FTW_ACTIONRETVAL */
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include <bpf/libbpf.h>
 #include "event_format.h"
 #include "bpf_select.h"
+#include "live_select.h"
 #include "syscall_table.h"
 #include "fill_table.h"
 #include "probe.skel.h"
@@ -123,40 +125,6 @@ static int set_container_ids(struct probe_bpf *s, const struct scap_select *sel,
 	return 0;
 }
 
-/* opts->comm as the driver compares it; not pushed down if no task can
- * have that name (empty or longer than the kernel's 15 characters) */
-static void set_comm(volatile struct scap_bpf_settings *st, const char *comm)
-{
-	uint8_t name[16] = { 0 }, mask[16] = { 0 };
-	size_t n = comm ? strlen(comm) : 0;
-
-	if (!n || n >= sizeof(name))
-		return;
-	memcpy(name, comm, n);
-	memset(mask, 0xff, n + 1);
-	memcpy((void *)st->comm, name, sizeof(name));
-	memcpy((void *)st->comm_mask, mask, sizeof(mask));
-	st->flags |= SCAP_BPF_F_COMM;
-}
-
-/* a pid into a selection bitmap (the driver may set bits at the same time) */
-static void add_id(volatile __u64 *bits, uint32_t id)
-{
-	if (id < SCAP_BPF_PID_LIMIT)
-		__atomic_fetch_or(&bits[id / 64], 1ULL << (id % 64), __ATOMIC_RELAXED);
-}
-
-static void add_ids(volatile __u64 *bits, const uint32_t *ids, uint32_t n)
-{
-	for (uint32_t i = 0; i < n; i++)
-		add_id(bits, ids[i]);
-}
-
-static int has_id(const volatile __u64 *bits, uint64_t id)
-{
-	return id < SCAP_BPF_PID_LIMIT && (bits[id / 64] >> (id % 64) & 1);
-}
-
 /* names the kernel can have (up to 15 characters) into map m of the
  * driver, flag set when one went in */
 static int add_comms(struct probe_bpf *s, struct bpf_map *m, const char *const *names, int n,
@@ -181,25 +149,48 @@ static int add_comms(struct probe_bpf *s, struct bpf_map *m, const char *const *
 	return 0;
 }
 
+/* a pid into a selection bitmap (the driver may set bits at the same time) */
+static void add_id(void *drv, uint32_t pid, uint32_t tid)
+{
+	struct probe_bpf *s = drv;
+	volatile __u64 *bits = tid ? s->bss->sel_tids : s->bss->sel_tgids;
+	uint32_t id = tid ? tid : pid;
+
+	__atomic_fetch_or(&bits[id / 64], 1ULL << (id % 64), __ATOMIC_RELAXED);
+}
+
+static int has_id(const volatile __u64 *bits, uint64_t id)
+{
+	return id < SCAP_BPF_PID_LIMIT && (bits[id / 64] >> (id % 64) & 1);
+}
+
+static int has_tgid(void *drv, uint32_t pid)
+{
+	return has_id(((struct probe_bpf *)drv)->bss->sel_tgids, pid);
+}
+
 int bpf_select_apply(struct probe_bpf *s, const struct scap_live_opts *o, char *err)
 {
-	const struct scap_select *sel = o->select;
+	volatile struct scap_bpf_settings *st = &s->bss->settings;
+	struct live_select ls;
+	uint8_t one = 1;
 
-	set_comm(&s->bss->settings, o->comm);
-	if (add_comms(s, s->maps.sel_comms, o->suppress, o->nsuppress, SCAP_BPF_F_SUPPRESS,
-		      "suppress", err) ||
-	    add_comms(s, s->maps.want_comms, o->comms, o->ncomms, SCAP_BPF_F_COMMS, "select", err))
+	if (live_select_plan(o, &ls, err))
 		return -1;
-	if (set_container_ids(s, sel, err))
+	memcpy((void *)st->comm, ls.comm, sizeof(ls.comm));
+	memcpy((void *)st->comm_mask, ls.comm_mask, sizeof(ls.comm_mask));
+	for (uint32_t i = 0; i < ls.nsuppress; i++)
+		if (bpf_map__update_elem(s->maps.sel_comms, &ls.suppress[i], sizeof(ls.suppress[i]),
+					 &one, sizeof(one), BPF_ANY)) {
+			snprintf(err, SCAP_ERRBUF_SIZE, "live capture: cannot suppress %.16s: %s",
+				 ls.suppress[i].name, strerror(errno));
+			return -1;
+		}
+	live_select_ids(o, add_id, s);
+	st->flags |= ls.flags;
+	if (add_comms(s, s->maps.want_comms, o->comms, o->ncomms, SCAP_BPF_F_COMMS, "select", err))
 		return -1;
-	if (!sel || !(sel->npids + sel->ntids + sel->nroots))
-		return 0;
-	add_ids(s->bss->sel_tgids, sel->pids, sel->npids);
-	add_ids(s->bss->sel_tids, sel->tids, sel->ntids);
-	add_ids(s->bss->sel_tgids, sel->roots, sel->nroots);
-	s->bss->settings.flags |= SCAP_BPF_F_PIDS | (sel->nroots ? SCAP_BPF_F_TREE : 0) |
-				  (sel->ntids ? SCAP_BPF_F_TIDS : 0);
-	return 0;
+	return set_container_ids(s, o->select, err);
 }
 
 int bpf_select_has(const struct probe_bpf *s, uint64_t pid, uint64_t tid)
@@ -210,31 +201,14 @@ int bpf_select_has(const struct probe_bpf *s, uint64_t pid, uint64_t tid)
 	       ((f & SCAP_BPF_F_TIDS) && has_id(s->bss->sel_tids, tid));
 }
 
-/* the processes of m below the roots, one pass per generation (the
- * roots are selected, and so is every process the driver saw forked by a
- * selected one since the attach) */
 void bpf_select_snapshot(struct probe_bpf *s, const struct scap_live_opts *o,
 			 const struct scap_metadata *m)
 {
-	volatile __u64 *bits = s->bss->sel_tgids;
 	char err[SCAP_ERRBUF_SIZE];
-	int grew = 1;
 
 	/* the cgroups made between the first walk and the attach (the
 	 * mkdir hook follows those made since) */
 	if (s->bss->settings.flags & SCAP_BPF_F_CGROUPS)
 		select_cgroups(s, o->select, err);
-	if (!o->select || !o->select->nroots)
-		return;
-	while (grew) {
-		grew = 0;
-		for (uint32_t i = 0; i < m->nthreads; i++) {
-			const struct scap_threadinfo *t = &m->threads[i];
-
-			if (t->tid != t->pid || has_id(bits, t->pid) || !has_id(bits, t->ptid))
-				continue;
-			add_id(bits, (uint32_t)t->pid);
-			grew = 1;
-		}
-	}
+	live_select_descendants(o, m, has_tgid, add_id, s);
 }

@@ -3,7 +3,9 @@
  *
  * Opens /dev/sysdigc0..N-1 (one per CPU), maps each ring (kmod_abi.h:
  * info page + data), configures snaplen / event mask / self-skip through
- * ioctls and starts the capture.  The rings are read by the shared ring
+ * ioctls, pushes the process selection into the module (live_select.c:
+ * pids, threads, process trees, comm and -U names) and starts the capture.
+ * The rings are read by the shared ring
  * reader (ring_reader.c: merge by timestamp, adaptive polling), one event
  * a chunk; this file says how to find the event at a ring's read position
  * and move past it.  A ring's head is read again only once the reader
@@ -23,6 +25,7 @@
 #include "scap.h"
 #include "kmod_engine.h"
 #include "kmod_abi.h"
+#include "live_select.h"
 #include "proc_snapshot.h"
 #include "ring_reader.h"
 
@@ -46,6 +49,8 @@ struct kmod_engine {
 	struct kmod_cpu *cpus;
 	unsigned ncpus;
 	struct ring_reader reader;	/* merges and polls the rings */
+	uint32_t select_flags;	/* SCAP_BPF_F_* pushed into the module */
+	int select_errno;	/* a KMOD_IOC_SELECT_ID failed */
 };
 
 static void seterr(char *err, const char *fmt, const char *a, int e)
@@ -125,6 +130,50 @@ static int check_schema(int fd, char *err)
 	return 0;
 }
 
+/* ---- process selection in the module (select.c) ---- */
+
+static void select_id(void *engine, uint32_t pid, uint32_t tid)
+{
+	struct kmod_engine *k = engine;
+	struct kmod_select_id id = { .pid = pid, .tid = tid };
+
+	if (ioctl(k->cpus[0].fd, KMOD_IOC_SELECT_ID, &id))
+		k->select_errno = errno;
+}
+
+static int select_has(void *engine, uint32_t pid)
+{
+	struct kmod_engine *k = engine;
+	struct kmod_select_id id = { .pid = pid };
+
+	return ioctl(k->cpus[0].fd, KMOD_IOC_IS_SELECTED, &id) == 1;
+}
+
+static int select_apply(struct kmod_engine *k, const struct scap_live_opts *o, char *err)
+{
+	struct kmod_select ks = { 0 };
+	struct live_select ls;
+
+	if (live_select_plan(o, &ls, err))
+		return -1;
+	ks.flags = ls.flags;
+	ks.nsuppress = ls.nsuppress;
+	memcpy(ks.comm, ls.comm, sizeof(ks.comm));
+	memcpy(ks.comm_mask, ls.comm_mask, sizeof(ks.comm_mask));
+	memcpy(ks.suppress, ls.suppress, sizeof(ks.suppress));
+	if (ioctl(k->cpus[0].fd, KMOD_IOC_SET_SELECT, &ks)) {
+		seterr(err, "kmod: selecting processes in %s: %s", KMOD_DEV_PREFIX "0", errno);
+		return -1;
+	}
+	live_select_ids(o, select_id, k);
+	if (k->select_errno) {
+		seterr(err, "kmod: selecting processes in %s: %s", KMOD_DEV_PREFIX "0", k->select_errno);
+		return -1;
+	}
+	k->select_flags = ls.flags;
+	return 0;
+}
+
 void scap_kmod_mask(const struct scap_live_opts *o, struct kmod_mask *mask)
 {
 	/* by pairs (enter ids are even), the state events always in */
@@ -134,6 +183,9 @@ void scap_kmod_mask(const struct scap_live_opts *o, struct kmod_mask *mask)
 		if (i + 1 < PPM_EVENT_MAX)
 			mask->events[i + 1] = mask->events[i];
 	}
+	for (unsigned i = 0; i < PPM_EVENT_MAX; i++)
+		if (mask->events[i] && live_select_lifecycle((uint16_t)i))
+			mask->events[i] |= KMOD_MASK_LIFECYCLE;
 	/* --stacks: on the enter events of the selected syscalls (the stack is
 	 * taken at entry) */
 	for (unsigned i = 0; o && o->stack_mask && i < PPM_EVENT_MAX; i += 2)
@@ -151,10 +203,14 @@ static int configure(struct kmod_engine *k, const struct scap_live_opts *o, char
 	scap_kmod_mask(o, &mask);
 	if (ioctl(fd, KMOD_IOC_SET_SNAPLEN, &snaplen) ||
 	    ioctl(fd, KMOD_IOC_SET_MASK, &mask) ||
-	    ioctl(fd, KMOD_IOC_SKIP_TGID, &self) ||
-	    ioctl(fd, KMOD_IOC_START) ||
-	    (o && o->tracers && ioctl(fd, KMOD_IOC_SET_TRACERS))) {
+	    ioctl(fd, KMOD_IOC_SKIP_TGID, &self)) {
 		seterr(err, "kmod: configuring %s: %s", KMOD_DEV_PREFIX "0", errno);
+		return -1;
+	}
+	if (o && select_apply(k, o, err))
+		return -1;
+	if (ioctl(fd, KMOD_IOC_START) || (o && o->tracers && ioctl(fd, KMOD_IOC_SET_TRACERS))) {
+		seterr(err, "kmod: starting %s: %s", KMOD_DEV_PREFIX "0", errno);
 		return -1;
 	}
 	return 0;
@@ -270,6 +326,8 @@ static int kmod_get_stats(struct scap *h, struct scap_stats *st)
 		st->n_evts += s.n_seen;
 		st->n_drops += s.n_drops_buffer + s.n_drops_fault;
 		st->n_drops_buffer += s.n_drops_buffer;
+		st->n_suppressed += s.n_suppressed;
+		st->n_unselected += s.n_unselected;
 	}
 	return SCAP_SUCCESS;
 }
@@ -281,12 +339,25 @@ static int kmod_enable_tracers(struct scap *h)
 	return ioctl(k->cpus[0].fd, KMOD_IOC_SET_TRACERS) ? -1 : 0;
 }
 
+/* 0 when the module leaves thread tid of process pid out (pid selection) */
+static int kmod_selected(struct scap *h, uint64_t pid, uint64_t tid)
+{
+	struct kmod_engine *k = h->engine;
+	struct kmod_select_id id = { .pid = (uint32_t)pid, .tid = (uint32_t)tid };
+
+	if (!(k->select_flags & SCAP_BPF_F_PIDS))
+		return 1;
+	return pid < SCAP_BPF_PID_LIMIT && tid < SCAP_BPF_PID_LIMIT &&
+	       ioctl(k->cpus[0].fd, KMOD_IOC_IS_SELECTED, &id) == 1;
+}
+
 static const struct scap_engine_ops kmod_ops = {
 	.name = "kmod",
 	.next = kmod_next,
 	.get_stats = kmod_get_stats,
 	.enable_tracers = kmod_enable_tracers,
 	.close = kmod_close,
+	.selected = kmod_selected,
 };
 
 static int open_cpus(struct kmod_engine *k, char *err)
@@ -315,11 +386,6 @@ struct scap *scap_kmod_open(const struct scap_live_opts *opts, char *err)
 	struct kmod_engine *k;
 	struct scap *h;
 
-	/* no process selection in the module (yet): it delivers every task */
-	if (opts && opts->select && opts->select->exact) {
-		snprintf(err, SCAP_ERRBUF_SIZE, "kmod: the kernel module cannot select a process tree (sysdig -- CMD): use --bpf");
-		return NULL;
-	}
 	k = calloc(1, sizeof(*k));
 	h = calloc(1, sizeof(*h));
 
@@ -340,6 +406,8 @@ struct scap *scap_kmod_open(const struct scap_live_opts *opts, char *err)
 		free(h);
 		return NULL;
 	}
+	if (opts)
+		live_select_descendants(opts, &h->meta, select_has, select_id, k);
 	h->ops = &kmod_ops;
 	h->engine = k;
 	return h;
