@@ -88,9 +88,12 @@ FILL_SOURCES = [
     ('ubuf_ret', 1, 0, 'the buffer of argument N, as many bytes as returned (up to the snaplen)'),
     ('ubuf_size', 1, 0, 'the buffer of argument N, argument N+1 bytes (up to the snaplen)'),
     ('iov_len', 1, 0, 'total length of the iovec array of argument N (count in N+1)'),
+    ('iov_len_read', 1, 0, 'the same, capped by the return value when that is >= 0 (a failed'
+     ' call keeps the total, as the reference)'),
     ('iov_data', 1, 0, 'the data of that iovec array, as many bytes as returned'),
     ('iov_data_all', 1, 0, 'the data of that iovec array, all of it'),
     ('msg_iov_len', 1, 0, 'total length of the iovecs of the struct msghdr argument N points to'),
+    ('msg_iov_len_read', 1, 0, 'the same, capped as iov_len_read'),
     ('msg_iov_data', 1, 0, 'their data, as many bytes as returned'),
     ('msg_iov_data_all', 1, 0, 'their data, all of it'),
     ('fd_pair0', 1, 0, 'the first of the two fds argument N points to (pipe, socketpair)'),

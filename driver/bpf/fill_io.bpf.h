@@ -5,7 +5,7 @@
 #ifndef FILL_IO_BPF_H
 #define FILL_IO_BPF_H
 
-#define MAX_IOV 8
+#define MAX_IOV 32		/* iovecs read, as the kernel module's KMOD_MAX_IOV */
 
 static __always_inline __u64 snap(__u64 n)
 {
@@ -26,63 +26,88 @@ static __always_inline void push_data(struct bld *b, __u64 uptr, __s64 len)
 	push_ubuf(b, uptr, snap(len));
 }
 
-/* number of iovecs read: 1..MAX_IOV */
-static __always_inline __u32 iov_count(__u64 cnt)
+/*
+ * Walks of an iovec array under bpf_loop(), one iovec a step (the verifier
+ * checks the step once; 32 iovecs would not fit the BPF stack at once)
+ */
+struct iov_walk {
+	__u64 uiov;
+	__u64 tot;		/* iov_total: the lengths' sum */
+	__u32 off;		/* push_iov_data: record offset of the value */
+	__u32 got, want;	/* bytes copied, bytes wanted */
+};
+
+static __always_inline __u32 iov_steps(__u64 cnt)
 {
-	if (!cnt || cnt > MAX_IOV)
-		return MAX_IOV;
-	return cnt;
+	return cnt > MAX_IOV ? MAX_IOV : cnt;
 }
 
-/* total length of an iovec array */
+/* an unreadable iovec array counts 0, as the module's read_iov() */
+static long iov_len_step(__u32 i, void *ctx)
+{
+	struct iov_walk *w = ctx;
+	struct iovec v;
+
+	if (bpf_probe_read_user(&v, sizeof(v), (void *)(w->uiov + i * sizeof(v)))) {
+		w->tot = 0;
+		return 1;
+	}
+	w->tot += v.iov_len;
+	return 0;
+}
+
+/* total length of an iovec array (its first MAX_IOV iovecs) */
 static __always_inline __u64 iov_total(__u64 uiov, __u64 cnt)
 {
-	struct iovec iov[MAX_IOV];
-	__u64 tot = 0;
-	__u32 i;
+	struct iov_walk w = { .uiov = uiov };
 
-	if (!cnt)
-		return 0;
-	if (bpf_probe_read_user(iov, sizeof(iov[0]) * iov_count(cnt), (void *)uiov))
-		return 0;
-	for (i = 0; i < MAX_IOV; i++) {
-		if (i >= cnt)
-			break;
-		tot += iov[i].iov_len;
+	if (uiov && cnt)
+		bpf_loop(iov_steps(cnt), iov_len_step, &w, 0);
+	return w.tot;
+}
+
+static long iov_data_step(__u32 i, void *ctx)
+{
+	struct scratch *s = get_scratch(bpf_get_smp_processor_id());
+	struct iov_walk *w = ctx;
+	struct iovec v;
+	__u32 n;
+
+	if (!s || w->got >= w->want)
+		return 1;
+	if (bpf_probe_read_user(&v, sizeof(v), (void *)(w->uiov + i * sizeof(v)))) {
+		w->got = 0;
+		return 1;
 	}
-	return tot;
+	n = v.iov_len;
+	if (n > w->want - w->got)
+		n = w->want - w->got;
+	if (bpf_probe_read_user(s->buf + ((w->off + w->got) & HMASK), n & (MAX_STR - 1 + MAX_STR),
+				v.iov_base))
+		return 1;
+	w->got += n;
+	return 0;
+}
+
+/*
+ * the size of a read into iovecs of tot bytes: the bytes read, the whole
+ * total when the call failed (the reference's rule)
+ */
+static __always_inline __u64 read_size(__u64 tot, __s64 ret)
+{
+	return ret >= 0 && tot > (__u64)ret ? (__u64)ret : tot;
 }
 
 /* the first len bytes (capped by snaplen) spread over an iovec array */
 static __always_inline void push_iov_data(struct bld *b, __u64 uiov, __u64 cnt, __s64 len)
 {
-	struct iovec iov[MAX_IOV];
-	__u32 i, got = 0, want;
+	struct iov_walk w = { .uiov = uiov, .off = b->off };
 
-	if (len <= 0 || !uiov) {
-		push_empty(b);
-		return;
+	if (len > 0 && uiov && cnt) {
+		w.want = snap(len);
+		bpf_loop(iov_steps(cnt), iov_data_step, &w, 0);
 	}
-	want = snap(len);
-	if (cnt > MAX_IOV)
-		cnt = MAX_IOV;
-	if (bpf_probe_read_user(iov, sizeof(iov[0]) * iov_count(cnt), (void *)uiov)) {
-		push_empty(b);
-		return;
-	}
-	for (i = 0; i < MAX_IOV; i++) {
-		__u32 n;
-
-		if (i >= cnt || got >= want)
-			break;
-		n = iov[i].iov_len;
-		if (n > want - got)
-			n = want - got;
-		if (bpf_probe_read_user(bpos(b, b->off + got), n & (MAX_STR - 1 + MAX_STR), iov[i].iov_base))
-			break;
-		got += n;
-	}
-	param_done(b, got & (2 * MAX_STR - 1));
+	param_done(b, w.got & (2 * MAX_STR - 1));
 }
 
 FILLER(fill_rw)
@@ -101,33 +126,33 @@ FILLER(fill_rw)
 	case PPME_SYSCALL_READ_E:
 	case PPME_SYSCALL_WRITE_E:
 		begin_evt(&b, et);
-		push_u64(&b, (__s64)(__s32)c->args[0]);
+		push_u64(&b, arg_fd(c->args[0]));
 		push_u32(&b, c->args[2]);
 		break;
 	case PPME_SYSCALL_PREAD_E:
 	case PPME_SYSCALL_PWRITE_E:
 		begin_evt(&b, et);
-		push_u64(&b, (__s64)(__s32)c->args[0]);
+		push_u64(&b, arg_fd(c->args[0]));
 		push_u32(&b, c->args[2]);
 		push_u64(&b, c->args[3]);
 		break;
 	case PPME_SYSCALL_READV_E:
 		begin_evt(&b, et);
-		push_u64(&b, (__s64)(__s32)c->args[0]);
+		push_u64(&b, arg_fd(c->args[0]));
 		break;
 	case PPME_SYSCALL_WRITEV_E:
 		begin_evt(&b, et);
-		push_u64(&b, (__s64)(__s32)c->args[0]);
+		push_u64(&b, arg_fd(c->args[0]));
 		push_u32(&b, iov_total(c->args[1], c->args[2]));
 		break;
 	case PPME_SYSCALL_PREADV_E:
 		begin_evt(&b, et);
-		push_u64(&b, (__s64)(__s32)c->args[0]);
+		push_u64(&b, arg_fd(c->args[0]));
 		push_u64(&b, c->args[3]);
 		break;
 	case PPME_SYSCALL_PWRITEV_E:
 		begin_evt(&b, et);
-		push_u64(&b, (__s64)(__s32)c->args[0]);
+		push_u64(&b, arg_fd(c->args[0]));
 		push_u32(&b, iov_total(c->args[1], c->args[2]));
 		push_u64(&b, c->args[3]);
 		break;
@@ -154,7 +179,7 @@ FILLER(fill_rw)
 	case PPME_SYSCALL_PREADV_E:
 		begin_evt(&b, c->exit_type);
 		push_u64(&b, c->ret);
-		push_u32(&b, iov_total(c->args[1], c->args[2]));
+		push_u32(&b, read_size(iov_total(c->args[1], c->args[2]), c->ret));
 		push_iov_data(&b, c->args[1], c->args[2], c->ret);
 		break;
 	default:

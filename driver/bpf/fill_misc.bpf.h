@@ -8,23 +8,49 @@
 
 #define MAX_POLLFD 16
 
-/* u16 count + count x (i64 fd, i16 flags); enter: events, exit: revents */
+/* the walk of a struct pollfd array under bpf_loop(), one fd a step */
+struct fdlist_walk {
+	__u64 ufds;
+	__u32 off;		/* record offset of the PT_FDLIST value */
+	__u32 n;		/* entries written */
+	__u32 revents;		/* exit: the revents, of the fds that have some */
+};
+
+static long fdlist_step(__u32 i, void *ctx)
+{
+	struct fdlist_walk *w = ctx;
+	struct scratch *s = get_scratch(bpf_get_smp_processor_id());
+	struct pollfd pfd;
+	__u8 *p;
+	__u16 fl;
+
+	if (!s || bpf_probe_read_user(&pfd, sizeof(pfd), (void *)(w->ufds + i * sizeof(pfd)))) {
+		w->n = 0;
+		return 1;
+	}
+	fl = w->revents ? pfd.revents : pfd.events;
+	if (w->revents && !fl)
+		return 0;
+	p = s->buf + ((w->off + 2 + 10 * (w->n & (MAX_POLLFD - 1))) & HMASK);
+	*(__s64 *)p = pfd.fd;
+	*(__s16 *)(p + 8) = poll_to_ppm(fl);
+	w->n++;
+	return 0;
+}
+
+/*
+ * u16 count + count x (i64 fd, i16 flags) of the first MAX_POLLFD fds;
+ * enter: the events of each, exit: the revents of the fds that have some
+ * (the reference lists only those)
+ */
 static __always_inline void push_fdlist(struct bld *b, __u64 ufds, __u64 nfds, int revents)
 {
-	struct pollfd pfd[MAX_POLLFD] = {};
-	__u8 *p = bpos(b, b->off);
-	__u32 i, n = nfds > MAX_POLLFD ? MAX_POLLFD : nfds;
+	struct fdlist_walk w = { .ufds = ufds, .off = b->off, .revents = revents };
 
-	if (!ufds || !n || bpf_probe_read_user(pfd, sizeof(pfd[0]) * n, (void *)ufds))
-		n = 0;
-	*(__u16 *)p = n;
-	for (i = 0; i < MAX_POLLFD; i++) {
-		if (i >= n)
-			break;
-		*(__s64 *)(p + 2 + 10 * i) = pfd[i].fd;
-		*(__s16 *)(p + 10 + 10 * i) = poll_to_ppm(revents ? pfd[i].revents : pfd[i].events);
-	}
-	param_done(b, 2 + 10 * (n & (MAX_POLLFD * 2 - 1)));
+	if (ufds && nfds)
+		bpf_loop(nfds > MAX_POLLFD ? MAX_POLLFD : nfds, fdlist_step, &w, 0);
+	*(__u16 *)bpos(b, b->off) = w.n;
+	param_done(b, 2 + 10 * (w.n & (MAX_POLLFD * 2 - 1)));
 }
 
 /*

@@ -334,7 +334,7 @@ FILLER(fill_sock)
 			filler_enter_done(&b);
 			begin_evt(&b, c->exit_type);
 			push_u64(&b, c->ret);
-			push_u32(&b, tot);
+			push_u32(&b, read_size(tot, c->ret));
 			push_iov_data(&b, (__u64)mh.msg_iov, mh.msg_iovlen, c->ret);
 			push_call_tuple(&b, sfd(c), c->ret >= 0 && mh.msg_name && mh.msg_namelen,
 					(__u64)mh.msg_name, mh.msg_namelen, 1);

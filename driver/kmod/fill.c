@@ -30,6 +30,7 @@
 #include <linux/cgroup.h>
 #include <linux/dcache.h>
 #include <linux/fs_struct.h>
+#include <linux/seqlock.h>
 #include <linux/tty.h>
 #include <linux/time64.h>
 #include <linux/timekeeping.h>
@@ -475,6 +476,15 @@ static u32 iov_total(struct kfill *f, unsigned long uiov, unsigned long cnt)
 	return total;
 }
 
+/*
+ * the size of a read into an iovec array of @total bytes: the bytes read,
+ * the whole total when the call failed (the reference's rule)
+ */
+static u32 read_size(struct kfill *f, u32 total)
+{
+	return f->ret >= 0 && total > f->ret ? f->ret : total;
+}
+
 /* the first @len bytes (up to the snaplen) of an iovec array */
 static int put_iov_data(struct kfill *f, unsigned long uiov, unsigned long cnt, long len)
 {
@@ -515,6 +525,8 @@ static int put_msg_iov(struct kfill *f, u8 src, unsigned long umsg)
 	msg_iov(umsg, &uiov, &cnt);
 	if (src == FS_MSG_IOV_LEN)
 		return put_num(f, PT_UINT32, iov_total(f, uiov, cnt));
+	if (src == FS_MSG_IOV_LEN_READ)
+		return put_num(f, PT_UINT32, read_size(f, iov_total(f, uiov, cnt)));
 	return put_iov_data(f, uiov, cnt, src == FS_MSG_IOV_DATA ? f->ret :
 			    iov_total(f, uiov, cnt));
 }
@@ -539,24 +551,32 @@ static u32 user_u32(unsigned long uaddr)
 
 #define KMOD_MAX_POLLFD 16	/* as the eBPF driver */
 
-/* PT_FDLIST: u16 count, then per fd an i64 fd and i16 events (or revents) */
+/*
+ * PT_FDLIST: u16 count, then per fd an i64 fd and i16 events; with
+ * @revents (poll exits) the revents of the fds that have some only, as
+ * the reference
+ */
 static int put_fdlist(struct kfill *f, unsigned long ufds, unsigned long nfds, bool revents)
 {
 	struct pollfd pfd[KMOD_MAX_POLLFD];
-	u32 i, n = min_t(unsigned long, nfds, KMOD_MAX_POLLFD);
+	u32 i, k = 0, n = min_t(unsigned long, nfds, KMOD_MAX_POLLFD);
 	u8 *p = f->buf + f->pos;
 
 	if (!ufds || copy_from_user_nofault(pfd, (const void __user *)ufds, n * sizeof(pfd[0])))
 		n = 0;
 	if (!room(f, 2 + 10 * n))
 		return -E2BIG;
-	put_unaligned((u16)n, (u16 *)p);
 	for (i = 0; i < n; i++) {
-		put_unaligned((s64)pfd[i].fd, (s64 *)(p + 2 + 10 * i));
-		put_unaligned((u16)poll_to_ppm(revents ? pfd[i].revents : pfd[i].events),
-			      (u16 *)(p + 10 + 10 * i));
+		u16 fl = revents ? pfd[i].revents : pfd[i].events;
+
+		if (revents && !fl)
+			continue;
+		put_unaligned((s64)pfd[i].fd, (s64 *)(p + 2 + 10 * k));
+		put_unaligned((u16)poll_to_ppm(fl), (u16 *)(p + 10 + 10 * k));
+		k++;
 	}
-	return commit(f, 2 + 10 * n);
+	put_unaligned((u16)k, (u16 *)p);
+	return commit(f, 2 + 10 * k);
 }
 
 /* PT_DYN: a selector byte, then the value */
@@ -721,19 +741,39 @@ static u64 mm_kb(struct mm_struct *mm, int what)
 
 /*
  * The working directory, "" when it cannot be named (as the BPF driver).
- * d_path() under fs->lock: no reference taken, so none dropped (a dput()
- * may sleep; preemption is off here).
+ * Read as getcwd() reads it: fs->pwd under its seqcount and RCU, no lock
+ * and no reference taken (dentries and mounts are freed after a grace
+ * period).  Never fs->lock: a spinlock_t sleeps on PREEMPT_RT, and
+ * preemption is off here.  For the same reason the bare seqcount_t is
+ * read, without waiting: on PREEMPT_RT the seqcount_spinlock_t read takes
+ * fs->lock while a writer is in, and a writer preempted on this CPU cannot
+ * go on.  A chdir() under way in another thread of the task gives "".
  */
+#define CWD_TRIES 4
+
 static int put_cwd(struct kfill *f)
 {
 	struct fs_struct *fs = f->task->fs;
-	char *p;
+	struct path pwd;
+	unsigned int seq;
+	int tries;
+	char *p = ERR_PTR(-EAGAIN);
 
 	if (!fs || f->pos + 2 > f->cap)
 		return put_str(f, "");
-	spin_lock(&fs->lock);
-	p = d_path(&fs->pwd, f->buf + f->pos, min_t(u32, f->cap - f->pos, PATH_MAX));
-	spin_unlock(&fs->lock);
+	rcu_read_lock();
+	for (tries = 0; tries < CWD_TRIES; tries++) {
+		seq = raw_read_seqcount(&fs->seq.seqcount);
+		if (seq & 1)
+			continue;
+		pwd = fs->pwd;
+		if (!read_seqcount_retry(&fs->seq.seqcount, seq)) {
+			p = d_path(&pwd, f->buf + f->pos,
+				   min_t(u32, f->cap - f->pos, PATH_MAX));
+			break;
+		}
+	}
+	rcu_read_unlock();
 	if (IS_ERR(p))
 		return put_str(f, "");
 	return put_raw(f, p, strlen(p) + 1);	/* d_path writes at the end */
@@ -1020,11 +1060,14 @@ static int put_param(struct kfill *f, const struct fill_param *p)
 		return put_accept_queue(f, p->type, p->src);
 	case FS_IOV_LEN:
 		return put_num(f, PT_UINT32, iov_total(f, a, next));
+	case FS_IOV_LEN_READ:
+		return put_num(f, PT_UINT32, read_size(f, iov_total(f, a, next)));
 	case FS_IOV_DATA:
 		return put_iov_data(f, a, next, f->ret);
 	case FS_IOV_DATA_ALL:
 		return put_iov_data(f, a, next, iov_total(f, a, next));
 	case FS_MSG_IOV_LEN:
+	case FS_MSG_IOV_LEN_READ:
 	case FS_MSG_IOV_DATA:
 	case FS_MSG_IOV_DATA_ALL:
 		return put_msg_iov(f, p->src, a);
@@ -1087,7 +1130,7 @@ int kmod_fill_event(struct kfill *f, u16 type)
 		if (err)
 			return err;
 	}
-	hdr.ts = ktime_get_real_ns();
+	hdr.ts = f->ts ? f->ts : ktime_get_real_ns();
 	hdr.tid = f->task->pid;
 	hdr.len = f->pos;
 	hdr.type = type;

@@ -93,7 +93,10 @@ live() {
 	[ $IS_ROOT = 1 ] || { echo "  SKIPPED: a live capture needs root and BTF"; SKIPS=$((SKIPS + 1)); return 0; }
 	timeout 20 "$OURS" "$@" >"$TMP/o" 2>"$TMP/e" &
 	local pid=$!
-	sleep 1.5; for i in 1 2 3; do cat /dev/null; done; wait $pid
+	# cat runs until the capture has its events (-n) or its timeout: no
+	# guess of how long the driver takes to attach on a busy machine
+	while kill -0 $pid 2>/dev/null; do cat /dev/null; sleep 0.2; done
+	wait $pid
 	[ -s "$TMP/o" ] || fail "no events: $(head -2 "$TMP/e")"
 }
 # large_env [OPTION]: live, the proc.env of a process started with a 6000

@@ -98,10 +98,13 @@ LOOKAHEAD = 16
 def align(a, b, offset):
     """Pair two event sequences of one thread.  Both drivers record the same
     tracepoint hits, in the same order, so events pair in order: equal
-    direction+type pair up (unless further apart in time than TOLERANCE).
+    direction+type pair up (unless further apart in time than TOLERANCE and
+    with other parameters: the guest's vCPU can stall between the two
+    probes of one hit on a loaded host).
     At a difference, the partner of each side's event is looked for within
     LOOKAHEAD events of the other side; the nearer one wins (the time,
-    b shifted by offset, decides a tie) and the events skipped have none.
+    b shifted by offset, decides a tie) and the events skipped have none;
+    with no partner on either side, equal direction+type still pair.
     Yields ("pair", x, y), ("missing", x, None) and ("extra", None, y)."""
     i = j = 0
 
@@ -114,7 +117,7 @@ def align(a, b, offset):
     while i < len(a) and j < len(b):
         x, y = a[i], b[j]
         tx, ty = x[2], y[2] - offset
-        if x[0] == y[0] and abs(tx - ty) <= TOLERANCE:
+        if x[0] == y[0] and (abs(tx - ty) <= TOLERANCE or x[1] == y[1]):
             yield "pair", x, y
             offset = y[2] - x[2]
             i += 1
@@ -135,6 +138,12 @@ def align(a, b, offset):
             yield "pair", a[ka], y
             offset = y[2] - a[ka][2]
             i = ka + 1
+            j += 1
+        elif x[0] == y[0]:
+            # same event, no partner for either within TOLERANCE: a stall
+            # between the two probes, still in order
+            yield "pair", x, y
+            i += 1
             j += 1
         elif tx <= ty:
             yield "missing", x, None

@@ -36,7 +36,7 @@ while [ $# -gt 0 ]; do
 done
 VM_LIB_DIR=$HERE
 . "$HERE/vm_lib.sh"
-mkdir -p "$VM_WORK"
+mkdir -p "$VM_WORK" && VM_WORK=$(cd "$VM_WORK" && pwd)	# the module build changes directory
 OURS=$BUILD/userspace/sysdig/sysdig
 [ -x "$OURS" ] || { echo "FAIL: $OURS not built"; exit 1; }
 [ -x /usr/bin/sysdig ] || { echo "SKIP: the reference /usr/bin/sysdig is not installed"; exit $VM_SKIP; }

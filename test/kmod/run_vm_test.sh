@@ -76,7 +76,7 @@ echo "build+initramfs $((T1 - T0)) s, qemu $((T2 - T1)) s"
 # 1. lifecycle checks reported by the guest
 for c in insmod insmod_twice_fails capture second_reader_busy rmmod_while_open_fails \
 	first_reader_ok rmmod no_device_after_unload open_without_module_fails \
-	reload_and_capture rmmod_again ${OURS:+our_sysdig_capture other_tables_refused kmod_stacks}; do
+	reload_and_capture rmmod_again ${OURS:+our_sysdig_capture other_tables_refused kmod_stacks kmod_type_mask}; do
 	if grep -q "^CHECK $c 0$" "$R/checks.txt" 2>/dev/null; then pass "guest: $c"; else fail "guest: $c"; fi
 done
 grep -q "^crw------- .* /dev/sysdigc0$" "$R/devs.txt" && pass "device /dev/sysdigc0 is root-only" ||

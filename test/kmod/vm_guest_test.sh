@@ -53,22 +53,36 @@ if [ -x /usr/bin/sysdig-c ]; then
 	sysdig_capture ours --kmod
 	check our_sysdig_capture $?
 fi
-# --stacks through the module: stackprog (main -> marker_caller ->
-# marker_func_write -> write(1), 5 times) is named in each write's stack.
-# No evt.type in the filter: the module's event mask would then leave out
-# the execve that names the process
-if [ -x /usr/bin/sysdig-c ] && [ -x /usr/bin/stackprog ]; then
-	$T /usr/bin/sysdig-c --kmod --stacks -p '%proc.name %evt.dir %evt.type %fd.num %evt.stack' \
-		'proc.name=stackprog' >"$OUT/stacks.txt" 2>"$OUT/stacks.err" &
+# our sysdig --kmod (options $3...) while stackprog writes 5 times to fd 1
+# and stays alive $2 ms; its output in $OUT/$1.txt
+stackprog_capture() {
+	name=$1
+	pause=$2
+	shift 2
+	$T /usr/bin/sysdig-c --kmod "$@" >"$OUT/$name.txt" 2>"$OUT/$name.err" &
 	SD=$!
 	wait_attached
-	# alive for 3 s: its stacks are symbolised from its /proc maps, read
-	# when the consumer gets to them (behind the module's switch events
-	# under TCG)
-	STACKPROG_PAUSE_MS=3000 /usr/bin/stackprog 5 >/dev/null 2>&1
-	sleep 1
+	STACKPROG_PAUSE_MS=$pause /usr/bin/stackprog 5 >/dev/null 2>&1
+	sleep 2
 	kill -INT $SD
 	wait $SD
+}
+if [ -x /usr/bin/sysdig-c ] && [ -x /usr/bin/stackprog ]; then
+	# a filter naming an event type: the module's event mask still carries
+	# the state events (execve, clone, procexit...), so stackprog, started
+	# after the capture, is named: its 5 writes to fd 1 (enter and exit)
+	# are seen, and nothing but its writes
+	stackprog_capture typemask 1000 -p '%proc.name %evt.dir %evt.type %fd.num' \
+		'proc.name=stackprog and evt.type=write'
+	n=$(grep -c "^stackprog [<>] write 1$" "$OUT/typemask.txt")
+	other=$(grep -vc "^stackprog [<>] write [0-9]*$" "$OUT/typemask.txt")
+	check kmod_type_mask $([ "$n" = 10 ] && [ "$other" = 0 ] && echo 0 || echo 1)
+	# --stacks through the module: stackprog (main -> marker_caller ->
+	# marker_func_write -> write(1)) is named in each write's stack.  Alive
+	# for 3 s: its stacks are symbolised from its /proc maps, read when the
+	# consumer gets to them (behind the module's switch events under TCG)
+	stackprog_capture stacks 3000 --stacks -p '%proc.name %evt.dir %evt.type %fd.num %evt.stack' \
+		'proc.name=stackprog'
 	# the test binary's own frames, named from its symbols (in this guest
 	# the C library's frames, and with them the CFI repair of the first
 	# frame, are not symbolised: an open gap, see the closing note)

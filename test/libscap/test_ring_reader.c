@@ -3,7 +3,8 @@
  * (userspace/libscap/ring_reader.c) on a fake engine: rings made of
  * hand-written chunks.  Checks the merge by timestamp, that a chunk's
  * events come together and the chunk is released at the call after its
- * last event, the idle hook and the sleep's adaptation, and that a chunk
+ * last event, the idle hook and the sleep's adaptation, that a sleep ends
+ * in SCAP_TIMEOUT even when it brought an event, and that a chunk
  * that cannot come from a driver is refused with one line.
  */
 #include <stdarg.h>
@@ -27,7 +28,19 @@ struct fake_ring {
 struct fake_engine {
 	struct fake_ring rings[2];
 	unsigned advances, idles;
+	int wake_event;		/* each sleep brings an event into ring 0 */
 };
+
+/* adds an event (no parameters) with timestamp ts to the ring's last chunk
+ * (new_chunk: to a new one) */
+static void put_event(struct fake_ring *r, int new_chunk, uint64_t ts, uint64_t tid)
+{
+	if (new_chunk)
+		r->n++;
+	scap_evt_write_header(r->buf[r->n - 1] + r->len[r->n - 1], ts, tid, PPM_EVT_HDR_LEN,
+			      PPME_SYSCALL_CLOSE_E, 0);
+	r->len[r->n - 1] += PPM_EVT_HDR_LEN;
+}
 
 static int fake_peek(void *engine, uint32_t i, struct ring_chunk *c)
 {
@@ -51,21 +64,14 @@ static uint64_t fake_advance(void *engine, uint32_t i)
 
 static void fake_idle(void *engine)
 {
-	((struct fake_engine *)engine)->idles++;
+	struct fake_engine *e = engine;
+
+	e->idles++;
+	if (e->wake_event)
+		put_event(&e->rings[0], 1, e->idles, 18);
 }
 
 static const struct ring_ops fake_ops = { fake_peek, fake_advance, fake_idle };
-
-/* adds an event (no parameters) with timestamp ts to the ring's last chunk
- * (new_chunk: to a new one) */
-static void put_event(struct fake_ring *r, int new_chunk, uint64_t ts, uint64_t tid)
-{
-	if (new_chunk)
-		r->n++;
-	scap_evt_write_header(r->buf[r->n - 1] + r->len[r->n - 1], ts, tid, PPM_EVT_HDR_LEN,
-			      PPME_SYSCALL_CLOSE_E, 0);
-	r->len[r->n - 1] += PPM_EVT_HDR_LEN;
-}
 
 static void test_merge(void **state)
 {
@@ -157,12 +163,40 @@ static void test_corrupt(void **state)
 	ring_reader_free(&rr);
 }
 
+/*
+ * The reader's own wakeup makes an event (on a PREEMPT_RT kernel the timer
+ * thread that wakes it switches to it): every sleep still ends in
+ * SCAP_TIMEOUT, and the event comes at the next call.  A reader that
+ * looked again after the sleep never said idle there.
+ */
+static void test_woken_by_a_thread(void **state)
+{
+	static struct fake_engine e;
+	struct ring_reader rr;
+	struct scap_evt evt;
+	char err[SCAP_ERRBUF_SIZE];
+
+	(void)state;
+	memset(&e, 0, sizeof(e));
+	e.wake_event = 1;
+	assert_int_equal(ring_reader_init(&rr, &e, "fake", 2, 4096, err), 0);
+	for (unsigned i = 1; i < MAX_CHUNKS; i++) {
+		assert_int_equal(ring_reader_next(&rr, &fake_ops, &evt, err), SCAP_TIMEOUT);
+		assert_int_equal(e.idles, i);
+		assert_int_equal(ring_reader_next(&rr, &fake_ops, &evt, err), SCAP_SUCCESS);
+		assert_int_equal(evt.ts, i);
+		assert_int_equal(evt.cpuid, 0);
+	}
+	ring_reader_free(&rr);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_poll_adapts),
 		cmocka_unit_test(test_corrupt),
+		cmocka_unit_test(test_woken_by_a_thread),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

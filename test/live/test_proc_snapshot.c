@@ -2,8 +2,9 @@
  * test_proc_snapshot.c - unit tests of the /proc snapshot that gives live
  * captures their metadata (userspace/libscap/proc_snapshot.c): the socket
  * tables parsed from /proc/net-style files, and a snapshot of ourselves
- * with a known file, an O_TMPFILE one and a known listening socket.  No root
- * needed.
+ * with a known file, an O_TMPFILE one and a known listening socket, and
+ * the reference's rule for the tasks listed: no kernel threads (no exe link,
+ * empty command line), no zombies, every live process.  No root needed.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -17,7 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <dirent.h>
+#include <signal.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include "proc_snapshot.h"
 #include "ppm_flags.h"
 
@@ -190,11 +194,82 @@ static void test_snapshot_self(void **state)
 	unlink(path);
 }
 
+#define PF_KTHREAD 0x00200000
+
+/* the state letter (field 3 of /proc/PID/stat) and task flags (field 9)
+ * of pid; 0 when it is gone */
+static char task_stat(unsigned long pid, unsigned long *flags)
+{
+	char p[64], buf[1024], *r, st = 0;
+	FILE *f;
+
+	*flags = 0;
+	snprintf(p, sizeof(p), "/proc/%lu/stat", pid);
+	f = fopen(p, "r");
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f) && (r = strrchr(buf, ')')) &&
+	    sscanf(r + 2, "%c %*d %*d %*d %*d %*d %lu", &st, flags) != 2)
+		st = 0;
+	fclose(f);
+	return st;
+}
+
+static void test_snapshot_tasks(void **state)
+{
+	struct scap_metadata m = { 0 };
+	char err[SCAP_ERRBUF_SIZE];
+	unsigned nkernel = 0;
+	unsigned long fl;
+	pid_t zombie, alive;
+	struct dirent *de;
+	DIR *d;
+
+	(void)state;
+	zombie = fork();
+	assert_true(zombie >= 0);
+	if (!zombie)
+		_exit(0);
+	alive = fork();
+	assert_true(alive >= 0);
+	if (!alive) {
+		alarm(30);	/* gone even when an assertion below fails */
+		pause();
+		_exit(0);
+	}
+	/* the first child is a zombie once its state says so */
+	for (int i = 0; i < 500 && task_stat(zombie, &fl) != 'Z'; i++)
+		usleep(10000);
+	assert_int_equal(task_stat(zombie, &fl), 'Z');
+	assert_int_equal(scap_proc_snapshot(&m, err), 0);
+	assert_null(find_thread(&m, zombie));
+	assert_non_null(find_thread(&m, alive));
+	assert_non_null(find_thread(&m, getpid()));
+	d = opendir("/proc");
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		unsigned long pid = strtoul(de->d_name, NULL, 10);
+
+		if (pid && task_stat(pid, &fl) && (fl & PF_KTHREAD)) {
+			nkernel++;
+			assert_null(find_thread(&m, pid));
+		}
+	}
+	closedir(d);
+	/* kernel threads are seen here unless /proc is a container's */
+	print_message("kernel threads checked: %u\n", nkernel);
+	scap_metadata_free(&m);
+	kill(alive, SIGKILL);
+	waitpid(alive, NULL, 0);
+	waitpid(zombie, NULL, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sock_tables),
 		cmocka_unit_test(test_snapshot_self),
+		cmocka_unit_test(test_snapshot_tasks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,10 +6,13 @@
  * (engine/bpf, built with SCAP_HAVE_BPF).  opts->driver forces one of them.
  * An engine that was not built reports so with one clear line.  Every live
  * handle gets the procinfo layer (procinfo.c) in front of its engine.
+ * scap_live_wants_pair() is the one rule by which both engines turn an
+ * event mask into what their driver captures.
  */
 #include <stdio.h>
 #include <unistd.h>
 #include "scap.h"
+#include "event_table.h"
 #include "procinfo.h"
 #ifdef SCAP_HAVE_BPF
 #include "engine/bpf/bpf_engine.h"
@@ -71,4 +74,20 @@ struct scap *scap_open_live(const struct scap_live_opts *opts, char *err)
 		return NULL;
 	}
 	return h;
+}
+
+/* events the thread and fd state is built from */
+#define STATE_FLAGS (EF_CREATES_FD | EF_DESTROYS_FD | EF_MODIFIES_STATE)
+
+int scap_live_wants_pair(const struct scap_live_opts *opts, uint16_t ev)
+{
+	const uint8_t *m = opts ? opts->syscall_mask : NULL;
+	int has_exit = ev + 1 < PPM_EVENT_MAX;
+
+	if (ev >= PPM_EVENT_MAX)
+		return 0;
+	if (!m || m[ev] || (has_exit && m[ev + 1]))
+		return 1;
+	return ((g_event_info[ev].flags | (has_exit ? g_event_info[ev + 1].flags : 0)) &
+		STATE_FLAGS) != 0;
 }

@@ -5,7 +5,8 @@
  * fds of every process (files with their open flags, pipes, sockets
  * resolved through /proc/net/{tcp,tcp6,udp,udp6,unix}, anonymous inodes),
  * the network interfaces, users and groups.  Non-main threads are flagged
- * CLONE_THREAD|CLONE_FILES and carry no fds (as sysdig 0.29.3 does).
+ * CLONE_THREAD|CLONE_FILES and carry no fds, kernel threads and zombies
+ * are left out (as sysdig 0.29.3 does).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -583,6 +584,29 @@ static void fill_thread(struct scap_threadinfo *t, const char *pdir, uint64_t ti
 		t->flags |= CL_CLONE_THREAD | CL_CLONE_FILES;
 }
 
+/*
+ * The reference's rule for which tasks the snapshot lists: a task with no
+ * executable link and an empty (or unreadable) command line is a kernel
+ * thread, or a zombie, and is left out.
+ */
+static int is_kernel_task(const char *dir)
+{
+	char p[PATH_MAX], c;
+	ssize_t n;
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/exe", dir);
+	if (readlink(p, &c, 1) > 0)
+		return 0;
+	snprintf(p, sizeof(p), "%s/cmdline", dir);
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 1;
+	n = read(fd, &c, 1);
+	close(fd);
+	return n <= 0;
+}
+
 static int add_process(struct scap_metadata *m, uint64_t pid, const struct scap_sock_table *socks)
 {
 	char pdir[64], tdir[128];
@@ -602,12 +626,14 @@ static int add_process(struct scap_metadata *m, uint64_t pid, const struct scap_
 		if (de->d_name[0] < '0' || de->d_name[0] > '9')
 			continue;
 		tid = strtoull(de->d_name, NULL, 10);
+		snprintf(dir, sizeof(dir), "%s/%s", tdir, de->d_name);
+		if (is_kernel_task(dir))
+			continue;
 		t = scap_metadata_add_thread(m);
 		if (!t) {
 			closedir(d);
 			return -1;
 		}
-		snprintf(dir, sizeof(dir), "%s/%s", tdir, de->d_name);
 		fill_thread(t, dir, tid, pid);
 		if (tid == pid)
 			add_fds(t, pdir, socks);

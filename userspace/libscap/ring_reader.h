@@ -8,7 +8,8 @@
  * chunk one by one, pointing straight into the mapping, releases a chunk at
  * the call after its last event (the event returned last stays valid until
  * then), and when every ring is empty sleeps for a time adapted to the
- * event rate before it says SCAP_TIMEOUT.
+ * event rate, then says SCAP_TIMEOUT (whatever arrived meanwhile is
+ * returned by the next call).
  *
  * An engine only says how to look at and move along its rings (struct
  * ring_ops, passed to ring_reader_next()).  A chunk is what the driver publishes at once, events back to
@@ -66,7 +67,7 @@ void ring_reader_free(struct ring_reader *rr);
 
 /*
  * The oldest event of the rings into evt: SCAP_SUCCESS; SCAP_TIMEOUT when
- * every ring stayed empty through one sleep; SCAP_FAILURE with a line in err
+ * every ring was empty (after one sleep); SCAP_FAILURE with a line in err
  * for an event that cannot come from the driver.  Inline, with the engine's
  * ops as a constant, so that the compiler calls them directly: this is the
  * path every captured event takes.
@@ -130,12 +131,14 @@ static inline int ring_reader_next(struct ring_reader *rr, const struct ring_ops
 	if (rr->cur < 0) {
 		rr->cur = ring_reader_pick(rr, ops);
 		if (rr->cur < 0) {
+			/* not picked again after the sleep: a reader woken
+			 * through a kernel thread (the timer thread of a
+			 * PREEMPT_RT kernel) finds that thread's switch event
+			 * after every sleep and would never say idle */
 			if (ops->idle)
 				ops->idle(rr->engine);
 			ring_reader_sleep(rr);
-			rr->cur = ring_reader_pick(rr, ops);
-			if (rr->cur < 0)
-				return SCAP_TIMEOUT;
+			return SCAP_TIMEOUT;
 		}
 		rr->cur_off = 0;
 	}

@@ -309,6 +309,13 @@ struct scap_select {
 };
 /* NULL with one clear line in err ("needs root", "no BTF", ...) */
 struct scap *scap_open_live(const struct scap_live_opts *opts, char *err);
+/*
+ * 1 when the live driver must capture the event pair of enter event
+ * enter_ev under opts->syscall_mask: the mask names its enter or exit, or
+ * the pair feeds the thread/fd state (clone, execve, procexit, close, the
+ * fd-creating calls...), which every engine keeps whatever the mask says
+ */
+int scap_live_wants_pair(const struct scap_live_opts *opts, uint16_t enter_ev);
 
 /* Fill evt->pval/plen/nparams from evt->data (shared by every engine).
  * Returns 0, or -1 when the lengths do not fit in the event. */

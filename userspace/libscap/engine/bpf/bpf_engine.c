@@ -284,23 +284,6 @@ static uint64_t boot_epoch_ns(void)
 	       ((uint64_t)bt.tv_sec * 1000000000ull + bt.tv_nsec);
 }
 
-/* events the thread and fd state is built from: always captured */
-#define STATE_FLAGS (EF_CREATES_FD | EF_DESTROYS_FD | EF_MODIFIES_STATE)
-
-/*
- * Event pair of enter event ev wanted by the capture's event mask (NULL:
- * everything): its enter or exit type is in the mask, or it feeds the state.
- */
-static int wanted(const struct scap_live_opts *o, uint16_t ev)
-{
-	const uint8_t *m = o->syscall_mask;
-
-	if (!m || m[ev] || (ev + 1 < PPM_EVENT_MAX && m[ev + 1]))
-		return 1;
-	return ((g_event_info[ev].flags |
-		 (ev + 1 < PPM_EVENT_MAX ? g_event_info[ev + 1].flags : 0)) & STATE_FLAGS) != 0;
-}
-
 /* the process lifecycle: passes the comm filter, so the thread table of
  * userspace stays complete */
 static int is_lifecycle(uint16_t ev)
@@ -330,7 +313,7 @@ static void apply_settings(struct bpf_engine *e, const struct scap_live_opts *o)
 	for (nr = 0; nr < SCAP_BPF_MAX_SYSCALLS; nr++) {
 		uint16_t ev = nr < SYSCALL_TABLE_SIZE ? g_syscall_table[nr].enter_event : 0;
 
-		st->syscall_mask[nr] = !wanted(o, ev) ? 0 :
+		st->syscall_mask[nr] = !scap_live_wants_pair(o, ev) ? 0 :
 			SCAP_BPF_SC_CAPTURE | (is_lifecycle(ev) ? SCAP_BPF_SC_LIFECYCLE : 0);
 		if (st->syscall_mask[nr] && o->stack_mask &&
 		    (o->stack_mask[ev] || (ev + 1 < PPM_EVENT_MAX && o->stack_mask[ev + 1])))
@@ -348,7 +331,7 @@ static void choose_hooks(struct bpf_engine *e, const struct scap_live_opts *o)
 {
 	struct probe_bpf *s = e->skel;
 	struct bpf_program *p;
-	int pf = o->page_faults && wanted(o, PPME_PAGE_FAULT_E);
+	int pf = o->page_faults && scap_live_wants_pair(o, PPME_PAGE_FAULT_E);
 
 	bpf_object__for_each_program(p, s->obj)
 		if (!strncmp(bpf_program__name(p), "fill_", 5))
@@ -357,9 +340,9 @@ static void choose_hooks(struct bpf_engine *e, const struct scap_live_opts *o)
 		bpf_program__set_autoattach(s->progs.sys_enter, false);
 	bpf_program__set_autoload(s->progs.page_fault_user, pf);
 	bpf_program__set_autoload(s->progs.page_fault_kernel, pf);
-	if (!wanted(o, PPME_SCHEDSWITCH_6_E))
+	if (!scap_live_wants_pair(o, PPME_SCHEDSWITCH_6_E))
 		bpf_program__set_autoattach(s->progs.sched_switch, false);
-	if (!wanted(o, PPME_SIGNALDELIVER_E))
+	if (!scap_live_wants_pair(o, PPME_SIGNALDELIVER_E))
 		bpf_program__set_autoattach(s->progs.signal_deliver, false);
 	bpf_select_hooks(s, o);
 }

@@ -125,6 +125,22 @@ static int check_schema(int fd, char *err)
 	return 0;
 }
 
+void scap_kmod_mask(const struct scap_live_opts *o, struct kmod_mask *mask)
+{
+	/* by pairs (enter ids are even), the state events always in */
+	memset(mask, KMOD_MASK_CAPTURE, sizeof(*mask));
+	for (unsigned i = 0; o && o->syscall_mask && i < PPM_EVENT_MAX; i += 2) {
+		mask->events[i] = scap_live_wants_pair(o, (uint16_t)i) ? KMOD_MASK_CAPTURE : 0;
+		if (i + 1 < PPM_EVENT_MAX)
+			mask->events[i + 1] = mask->events[i];
+	}
+	/* --stacks: on the enter events of the selected syscalls (the stack is
+	 * taken at entry) */
+	for (unsigned i = 0; o && o->stack_mask && i < PPM_EVENT_MAX; i += 2)
+		if (mask->events[i] && (o->stack_mask[i] || o->stack_mask[i + 1]))
+			mask->events[i] |= KMOD_MASK_STACK | (o->kernel_stacks ? KMOD_MASK_KSTACK : 0);
+}
+
 static int configure(struct kmod_engine *k, const struct scap_live_opts *o, char *err)
 {
 	uint32_t snaplen = o && o->snaplen ? o->snaplen : 80;
@@ -132,15 +148,7 @@ static int configure(struct kmod_engine *k, const struct scap_live_opts *o, char
 	struct kmod_mask mask;
 	int fd = k->cpus[0].fd;
 
-	memset(&mask, KMOD_MASK_CAPTURE, sizeof(mask));
-	if (o && o->syscall_mask)
-		for (unsigned i = 0; i < PPM_EVENT_MAX; i++)
-			mask.events[i] = o->syscall_mask[i] ? KMOD_MASK_CAPTURE : 0;
-	/* --stacks: on the enter events of the selected syscalls (the stack is
-	 * taken at entry) */
-	for (unsigned i = 0; o && o->stack_mask && i < PPM_EVENT_MAX; i += 2)
-		if (mask.events[i] && (o->stack_mask[i] || o->stack_mask[i + 1]))
-			mask.events[i] |= KMOD_MASK_STACK | (o->kernel_stacks ? KMOD_MASK_KSTACK : 0);
+	scap_kmod_mask(o, &mask);
 	if (ioctl(fd, KMOD_IOC_SET_SNAPLEN, &snaplen) ||
 	    ioctl(fd, KMOD_IOC_SET_MASK, &mask) ||
 	    ioctl(fd, KMOD_IOC_SKIP_TGID, &self) ||

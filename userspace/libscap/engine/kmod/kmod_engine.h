@@ -15,6 +15,12 @@
  * root, busy). */
 struct scap *scap_kmod_open(const struct scap_live_opts *opts, char *err);
 
+/* the module's event mask for these options (KMOD_IOC_SET_MASK): the
+ * events of opts->syscall_mask, whole pairs, plus the state events every
+ * capture keeps (scap_live_wants_pair); the --stacks bits */
+struct kmod_mask;
+void scap_kmod_mask(const struct scap_live_opts *opts, struct kmod_mask *mask);
+
 /* 1 if the sysdigc module's first device exists */
 int scap_kmod_available(void);
 
