@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/utsname.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "event_format.h"
@@ -342,6 +343,37 @@ static void choose_hooks(struct bpf_engine *e, const struct scap_live_opts *o)
 	bpf_select_hooks(s, o);
 }
 
+/* the newest kernel whose tracepoints were read to run our programs with
+ * preemption disabled (6.14+: the syscall tracepoints' own guard for BPF) */
+#define NON_PREEMPTIBLE_UNTIL (6 * 1000 + 18)
+
+/*
+ * 1 if two of our programs can interleave on one CPU other than by nesting:
+ * PREEMPT_RT, a kernel newer than NON_PREEMPTIBLE_UNTIL, or
+ * SYSDIG_BPF_RING_ATOMIC=1.  The rings then take their busy flag with
+ * locked adds (ring.bpf.h), else with plain stores.
+ */
+static int programs_preemptible(void)
+{
+	const char *env = getenv("SYSDIG_BPF_RING_ATOMIC");
+	struct utsname u;
+	char rt = '0';
+	int major = 0, minor = 0;
+	FILE *f;
+
+	if (env && *env)
+		return strcmp(env, "0") != 0;
+	f = fopen("/sys/kernel/realtime", "r");
+	if (f) {
+		if (fread(&rt, 1, 1, f) != 1)
+			rt = '1';
+		fclose(f);
+	}
+	if (rt != '0' || uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2)
+		return 1;
+	return major * 1000 + minor > NON_PREEMPTIBLE_UNTIL;
+}
+
 static int open_skel(struct bpf_engine *e, const struct scap_live_opts *o, uint32_t bytes, char *err)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
@@ -357,6 +389,7 @@ static int open_skel(struct bpf_engine *e, const struct scap_live_opts *o, uint3
 	bpf_map__set_max_entries(e->skel->maps.rings, e->nrings);
 	bpf_map__set_value_size(e->skel->maps.rings, bytes + SCAP_BPF_RING_SLACK);
 	e->skel->rodata->ring_mask = bytes - 1;
+	e->skel->rodata->ring_atomic_busy = programs_preemptible();
 	bpf_map__set_max_entries(e->skel->maps.scratch_map, e->nrings);
 	choose_hooks(e, o);
 	rc = probe_bpf__load(e->skel);
