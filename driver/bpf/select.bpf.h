@@ -110,7 +110,7 @@ static __always_inline int pid_selected(struct task_struct *t, __u32 f)
 
 static __always_inline int cgroup_selected(struct cgroup *cg)
 {
-	__u64 id = cg->kn->id;
+	__u64 id = BPF_CORE_READ(cg, kn, id);
 
 	if (!((sel_cg_hint[(id >> 6) & (SCAP_BPF_CG_HINT_WORDS - 1)] >> (id & 63)) & 1))
 		return 0;
@@ -122,17 +122,24 @@ static __always_inline int task_in_cgroups(struct task_struct *t)
 {
 	struct css_set *cs = t->cgroups;
 	struct cgroup *last = cs->dfl_cgrp;
+	/* the running kernel's css_set.subsys[] (its length differs between
+	 * kernels: a constant index past it fails the CO-RE relocation) */
+	char *subsys = (char *)cs + bpf_core_field_offset(struct css_set, subsys);
+	__u32 n = bpf_core_field_size(struct css_set, subsys) / sizeof(void *);
 
 	if (cgroup_selected(last))
 		return 1;
 #pragma unroll
 	for (int i = 0; i < CGROUP_SUBSYS_COUNT; i++) {
-		struct cgroup_subsys_state *css = cs->subsys[i];
+		struct cgroup_subsys_state *css = NULL;
 		struct cgroup *cg;
 
+		if (i >= n)
+			break;
+		bpf_probe_read_kernel(&css, sizeof(css), subsys + i * sizeof(void *));
 		if (!css)
 			continue;
-		cg = css->cgroup;
+		cg = BPF_CORE_READ(css, cgroup);
 		if (cg == last)
 			continue;
 		last = cg;
