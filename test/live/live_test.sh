@@ -79,19 +79,10 @@ cleanup() {
 	[ -n "${KEEP:-}" ] && echo "kept $TMP" || rm -rf "$TMP"
 }
 trap cleanup EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 . "$(dirname "$0")/capture_lib.sh"
-skip() { echo "SKIPPED: $*"; exit 77; }
 
-[ "$(id -u)" = 0 ] || skip "needs root"
-[ -r /sys/kernel/btf/vmlinux ] || skip "kernel without BTF"
-if [ "$TEST" != unprivileged ]; then
-	out=$("$SYSDIG" -n 1 2>&1 >/dev/null)
-	case "$out" in
-	*"not built"*) skip "$out" ;;
-	*"live capture"*) skip "bpf driver does not load here: $out" ;;
-	esac
-fi
+need_root_btf
+if [ "$TEST" != unprivileged ]; then need_bpf; fi
 
 # start_capture FILE [sysdig args...]: -w FILE, returns once the driver runs
 start_capture() {

@@ -37,9 +37,7 @@ cleanup() {
 	[ -n "${KEEP:-}" ] && echo "kept $TMP" || rm -rf "$TMP"
 }
 trap cleanup EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 . "$(dirname "$0")/capture_lib.sh"
-skip() { echo "SKIPPED: $*"; exit 77; }
 
 # one_error ARGS...: exit 1 with one line on stderr containing $WANT
 one_error() {
@@ -55,13 +53,8 @@ if [ "$TEST" = errors ]; then
 	exit 0
 fi
 
-[ "$(id -u)" = 0 ] || skip "needs root"
-[ -r /sys/kernel/btf/vmlinux ] || skip "kernel without BTF"
-out=$("$SYSDIG" -n 1 2>&1 >/dev/null)
-case "$out" in
-*"not built"*) skip "$out" ;;
-*"live capture"*) skip "bpf driver does not load here: $out" ;;
-esac
+need_root_btf
+need_bpf
 cp "$PROG" "$TMP/$COMM" || fail "copy $PROG"
 
 # start SYSDIG ARGS...: stdout to $TMP/out, returns once the driver runs

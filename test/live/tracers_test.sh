@@ -25,17 +25,10 @@ cleanup() {
 	[ -n "${KEEP:-}" ] && echo "kept $TMP" || rm -rf "$TMP"
 }
 trap cleanup EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 . "$(dirname "$0")/capture_lib.sh"
-skip() { echo "SKIPPED: $*"; exit 77; }
 
-[ "$(id -u)" = 0 ] || skip "needs root"
-[ -r /sys/kernel/btf/vmlinux ] || skip "kernel without BTF"
-out=$("$SYSDIG" -n 1 2>&1 >/dev/null)
-case "$out" in
-*"not built"*) skip "$out" ;;
-*"live capture"*) skip "bpf driver does not load here: $out" ;;
-esac
+need_root_btf
+need_bpf
 
 W=$TMP/tracer_writer
 cp "$WRITER" "$W"
