@@ -645,6 +645,10 @@ struct flight *flight_start(const struct cli_opts *o, char *err, size_t errlen)
 	return f;
 }
 
+/* the reader's longest sleep on empty rings (ring_reader.c POLL_MAX_NS)
+ * and a margin */
+#define FLIGHT_IDLE_SLACK_NS (20 * 1000000ULL)
+
 int flight_event(struct flight *f, struct sinsp *s, struct sinsp_evt *e, uint32_t flags)
 {
 	uint64_t ts = e->scap.ts;
@@ -687,7 +691,12 @@ void flight_tick(struct flight *f, struct sinsp *s, uint64_t now)
 		struct timespec ts;
 
 		clock_gettime(CLOCK_REALTIME, &ts);
+		/* idle: the rings were empty before the reader's last sleep
+		 * (at most 10 ms), so events of the window may have come
+		 * during it; only a clock past the window by more than a
+		 * sleep says every event of the window was read */
 		now = (uint64_t)ts.tv_sec * NS_PER_SEC + (uint64_t)ts.tv_nsec;
+		now = now > FLIGHT_IDLE_SLACK_NS ? now - FLIGHT_IDLE_SLACK_NS : 0;
 	}
 	if (f->deadline && now >= f->deadline)
 		flight_dump(f, s, "trigger");
