@@ -84,6 +84,21 @@ trap cleanup EXIT
 need_root_btf
 if [ "$TEST" != unprivileged ]; then need_bpf; fi
 
+# pushdown_vs_all FORMAT: once the workload ran under both captures (the
+# one with the pushdown, $TMP/c.scap, and SYSDIG_NO_PUSHDOWN=1's
+# $TMP/all.scap with stderr in $TMP/all.err), a storm the pushdown leaves
+# out in the driver; both files printed with FORMAT into c.txt and all.txt
+pushdown_vs_all() {
+	"$STORM" getppid 200000 >/dev/null
+	stop_capture
+	storm_left_out comm 200000
+	grep -q "^Suppressed by Comm:0$" "$TMP/all.err" || fail "SYSDIG_NO_PUSHDOWN=1 still suppressed"
+	grep -q "^Driver Drops:0$" "$TMP/all.err" || fail "drops without the pushdown: $(cat "$TMP/all.err")"
+	"$SYSDIG" -r "$TMP/c.scap" -p "$1" > "$TMP/c.txt" || fail "reading back"
+	"$SYSDIG" -r "$TMP/all.scap" -p "$1" > "$TMP/all.txt" || fail "reading back"
+	echo "$(wc -l < "$TMP/c.txt") events with the pushdown, $(wc -l < "$TMP/all.txt") without"
+}
+
 # start_capture FILE [sysdig args...]: -w FILE, returns once the driver runs
 start_capture() {
 	local file=$1
@@ -451,15 +466,7 @@ comm_list)
 			ASAN_OPTIONS=detect_leaks=0 "$b" spin 20 || exit 1
 		done' sh "$TMP/$NA" "$TMP/$NB" 2>"$TMP/all.err" ||
 		fail "the capture without pushdown or its blockers failed: $(cat "$TMP/all.err")"
-	"$STORM" getppid 200000 >/dev/null
-	stop_capture
-	storm_left_out comm 200000
-	grep -q "^Suppressed by Comm:0$" "$TMP/all.err" || fail "SYSDIG_NO_PUSHDOWN=1 still suppressed"
-	grep -q "^Driver Drops:0$" "$TMP/all.err" || fail "drops without the pushdown: $(cat "$TMP/all.err")"
-	P="%proc.pid %thread.tid %proc.name %evt.dir %evt.type %evt.info"
-	"$SYSDIG" -r "$TMP/c.scap" -p "$P" > "$TMP/c.txt" || fail "reading back"
-	"$SYSDIG" -r "$TMP/all.scap" -p "$P" > "$TMP/all.txt" || fail "reading back"
-	echo "$(wc -l < "$TMP/c.txt") events with the pushdown, $(wc -l < "$TMP/all.txt") without"
+	pushdown_vs_all "%proc.pid %thread.tid %proc.name %evt.dir %evt.type %evt.info"
 	for b in "$NA" "$NB"; do
 		grep -q " $b < execve " "$TMP/c.txt" || fail "no execve of $b"
 		grep -q " $b < write res=100 " "$TMP/c.txt" || fail "no write of $b"
@@ -831,16 +838,8 @@ container_pushdown)
 			sh -c "echo \$\$ > $cg/cgroup.procs && exec env ASAN_OPTIONS=detect_leaks=0 $b spin 20" || exit 1
 		done' sh "$BLOCKER" "$CGA" "$CGB" "$CGA/inner" "$CGC" 2>"$TMP/all.err" ||
 		fail "the capture without pushdown or its blockers failed: $(cat "$TMP/all.err")"
-	"$STORM" getppid 200000 >/dev/null
-	stop_capture
+	pushdown_vs_all "%proc.pid %thread.tid %proc.name %container.id %evt.dir %evt.type %evt.info"
 	rm_cgroups
-	storm_left_out comm 200000
-	grep -q "^Suppressed by Comm:0$" "$TMP/all.err" || fail "SYSDIG_NO_PUSHDOWN=1 still suppressed"
-	grep -q "^Driver Drops:0$" "$TMP/all.err" || fail "drops without the pushdown: $(cat "$TMP/all.err")"
-	P="%proc.pid %thread.tid %proc.name %container.id %evt.dir %evt.type %evt.info"
-	"$SYSDIG" -r "$TMP/c.scap" -p "$P" > "$TMP/c.txt" || fail "reading back"
-	"$SYSDIG" -r "$TMP/all.scap" -p "$P" > "$TMP/all.txt" || fail "reading back"
-	echo "$(wc -l < "$TMP/c.txt") events with the pushdown, $(wc -l < "$TMP/all.txt") without"
 	for id in ${A:0:12} ${BB:0:12}; do
 		grep -q " $B $id < execve " "$TMP/c.txt" || fail "no execve of $B in $id"
 	done
