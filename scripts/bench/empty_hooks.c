@@ -3,8 +3,10 @@
  * runs on sys_enter, sys_exit and sched_switch) until SIGINT or SIGTERM, then
  * prints the counts.  A mode of scripts/bench/overhead and a baseline of
  * scripts/bench/capture: the least any tracer hooked there costs.
- * usage: empty_hooks [--exit-only]   (--exit-only: no sys_enter hook, the
- * hooks of the capture driver's exit-only mode).  Needs root.
+ * usage: empty_hooks [--exit-only] [--stamp]   (--exit-only: no sys_enter
+ * hook, the hooks of the capture driver's exit-only mode; --stamp: each
+ * syscall program also reads the clock and the current task, what every
+ * timestamped event needs).  Needs root.
  */
 #include <errno.h>
 #include <signal.h>
@@ -25,11 +27,17 @@ static void on_signal(int sig)
 int main(int argc, char **argv)
 {
 	struct empty_hooks_bpf *skel;
-	int rc;
+	int exit_only = 0, stamp = 0, rc, i;
 
-	if (argc > 2 || (argc == 2 && strcmp(argv[1], "--exit-only"))) {
-		fprintf(stderr, "usage: empty_hooks [--exit-only]\n");
-		return 2;
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--exit-only"))
+			exit_only = 1;
+		else if (!strcmp(argv[i], "--stamp"))
+			stamp = 1;
+		else {
+			fprintf(stderr, "usage: empty_hooks [--exit-only] [--stamp]\n");
+			return 2;
+		}
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
@@ -38,8 +46,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "empty_hooks: cannot open: %s\n", strerror(errno));
 		return 1;
 	}
-	if (argc == 2)
+	if (exit_only)
 		bpf_program__set_autoattach(skel->progs.empty_sys_enter, false);
+	skel->rodata->stamp = stamp;
 	rc = empty_hooks_bpf__load(skel);
 	if (rc) {
 		fprintf(stderr, "empty_hooks: cannot load: %s\n", strerror(-rc));
