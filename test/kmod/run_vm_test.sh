@@ -85,7 +85,7 @@ echo "build+initramfs $((T1 - T0)) s, qemu $((T2 - T1)) s"
 for c in insmod insmod_twice_fails capture second_reader_busy rmmod_while_open_fails \
 	first_reader_ok rmmod no_device_after_unload open_without_module_fails \
 	reload_and_capture rmmod_again \
-	${OURS:+our_sysdig_capture other_tables_refused kmod_stacks kmod_type_mask kmod_tracers kmod_trace_cmd kmod_pid_pushdown}; do
+	${OURS:+our_sysdig_capture other_tables_refused kmod_stacks kmod_type_mask kmod_tracers kmod_tracers_auto kmod_trace_cmd kmod_pid_pushdown}; do
 	if grep -q "^CHECK $c 0$" "$R/checks.txt" 2>/dev/null; then pass "guest: $c"; else fail "guest: $c"; fi
 done
 grep -q "^crw------- .* /dev/sysdigc0$" "$R/devs.txt" && pass "device /dev/sysdigc0 is root-only" ||
@@ -191,6 +191,26 @@ compare_drivers() {
 	fi
 }
 [ -n "$OURS" ] && [ -s "$R/bpf.scap" ] && compare_drivers
+
+# automatic tracer detection (no -T, the guest's kmod_tracers_auto): the
+# pair written before any tracer as two 80-byte writes, then exactly the
+# tracers job.step and the whole 300-byte pair, as on the host with the
+# eBPF driver (test/live/tracers_test.sh auto); the reference reads it alike
+tracers_auto() {
+	local f=$R/tracers_auto.scap long got want
+	[ -s "$f" ] || { fail "tracers_auto.scap missing"; return; }
+	long="long.$(printf 'b%.0s' $(seq 285))"
+	got=$("$OURS" -r "$f" -p '%evt.dir %span.tags %evt.arg.args' 'evt.type=tracer' 2>&1)
+	want=$(printf '> job.step n:1\n< job.step \n> %s k:v\n< %s k:v' "$long" "$long")
+	[ "$got" = "$want" ] && pass "kmod tracers without -T: job.step, then the 300-byte pair whole" ||
+		fail "kmod tracers without -T: got [$got] want [$want]"
+	got=$("$OURS" -r "$f" -p '%evt.rawarg.res %evt.arg.data' 'evt.type=write and evt.dir=<' 2>&1)
+	want=$(printf '299 >:t:%s\n299 <:t:%s' "${long:0:76}" "${long:0:76}")
+	[ "$got" = "$want" ] && pass "kmod tracers without -T: the pair before detection cut at 80 bytes" ||
+		fail "kmod tracers without -T, before detection: got [$got] want [$want]"
+	compare_readers "$f"
+}
+[ -n "$OURS" ] && [ -x "$BUILD/test/live/live_tracer_writer" ] && tracers_auto
 
 # 4. small ring (16 KiB, dd storm): wrapped and overflowed, still well-formed
 small_ring() {
