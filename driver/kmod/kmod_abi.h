@@ -64,18 +64,32 @@ struct kmod_mask {
 
 /*
  * Which tasks are captured: the rules of the BPF driver (settings.flags
- * SCAP_BPF_F_COMM, _SUPPRESS, _PIDS, _TREE, _TIDS of event_format.h, see
- * driver/bpf/select.bpf.h), set while the capture is stopped.  The
- * processes and threads of SCAP_BPF_F_PIDS are added one by one
- * (KMOD_IOC_SELECT_ID, at any time); with SCAP_BPF_F_TREE the module adds
- * the processes they fork and removes a process with its last thread.
+ * SCAP_BPF_F_COMM, _COMMS, _CGROUPS, _SUPPRESS, _PIDS, _TREE, _TIDS of
+ * event_format.h, see driver/bpf/select.bpf.h), set while the capture is
+ * stopped.  The processes and threads of SCAP_BPF_F_PIDS are added one by
+ * one (KMOD_IOC_SELECT_ID, at any time); with SCAP_BPF_F_TREE the module
+ * adds the processes they fork and removes a process with its last thread.
+ * The lists of SCAP_BPF_F_COMMS and _CGROUPS come before, by
+ * KMOD_IOC_SET_LISTS; the cgroups of SCAP_BPF_F_CGROUPS are added one by
+ * one (KMOD_IOC_SELECT_CGROUP, at any time), and the module adds those
+ * made later below a selected one or named for one of the container ids.
  */
 struct kmod_select {
-	uint32_t flags;		/* SCAP_BPF_F_COMM | _SUPPRESS | _PIDS | _TREE | _TIDS */
+	uint32_t flags;		/* SCAP_BPF_F_COMM | _COMMS | _CGROUPS | _SUPPRESS | _PIDS | ... */
 	uint32_t nsuppress;	/* names in suppress (SCAP_BPF_F_SUPPRESS, -U) */
 	uint64_t comm[2];	/* SCAP_BPF_F_COMM: the name, NUL-padded ... */
 	uint64_t comm_mask[2];	/* ... and its bytes compared (settings.comm) */
 	struct scap_bpf_comm suppress[SCAP_BPF_MAX_SUPPRESSED];
+};
+
+/* the names of SCAP_BPF_F_COMMS and the container ids of
+ * SCAP_BPF_F_CGROUPS (for the cgroups made later), NUL-padded; taken by
+ * the next KMOD_IOC_SET_SELECT */
+struct kmod_select_lists {
+	uint32_t ncomms;
+	uint32_t ncids;
+	struct scap_bpf_comm comms[SCAP_BPF_MAX_COMMS];
+	struct scap_bpf_cid cids[SCAP_BPF_MAX_CIDS];
 };
 
 /* one process (tid 0: tgid pid, all its threads) or thread (tid) */
@@ -107,5 +121,10 @@ struct kmod_select_id {
 #define KMOD_IOC_IS_SELECTED _IOW(KMOD_IOC_MAGIC, 10, struct kmod_select_id)
 /* sysdig tracers: writes to /dev/null keep SCAP_TRACER_SNAPLEN bytes */
 #define KMOD_IOC_SET_TRACERS _IO(KMOD_IOC_MAGIC, 11)
+/* the lists of the next KMOD_IOC_SET_SELECT (capture stopped, else EBUSY) */
+#define KMOD_IOC_SET_LISTS _IOW(KMOD_IOC_MAGIC, 12, struct kmod_select_lists)
+/* select a cgroup by its kernfs id (the inode number of its directory);
+ * ENOSPC past SCAP_BPF_MAX_CGROUPS */
+#define KMOD_IOC_SELECT_CGROUP _IOW(KMOD_IOC_MAGIC, 13, uint64_t)
 
 #endif

@@ -509,8 +509,12 @@ static long kmod_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 		return copy_to_user(uarg, &schema, sizeof(schema)) ? -EFAULT : 0;
 	case KMOD_IOC_SET_SELECT:
 		return READ_ONCE(g_capture) ? -EBUSY : kmod_select_set(uarg);
+	case KMOD_IOC_SET_LISTS:
+		return READ_ONCE(g_capture) ? -EBUSY : kmod_select_lists(uarg);
 	case KMOD_IOC_SELECT_ID:
 		return kmod_select_add(uarg);
+	case KMOD_IOC_SELECT_CGROUP:
+		return kmod_select_cgroup(uarg);
 	case KMOD_IOC_IS_SELECTED:
 		return kmod_select_query(uarg);
 	default:

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * select.h - which tasks the module captures (select.c): the pid, thread,
- * process tree and comm rules of the BPF driver, set by ioctl (kmod_abi.h
- * struct kmod_select) and checked by the probes of main.c.
+ * process tree, comm and container cgroup rules of the BPF driver, set by
+ * ioctl (kmod_abi.h struct kmod_select) and checked by the probes of main.c.
  */
 #ifndef KMOD_SELECT_H
 #define KMOD_SELECT_H
@@ -11,10 +11,13 @@
 #include <linux/sched.h>
 #include "kmod_abi.h"
 
-/* ioctls: KMOD_IOC_SET_SELECT (capture stopped), _SELECT_ID, _IS_SELECTED */
+/* ioctls: KMOD_IOC_SET_SELECT and _SET_LISTS (capture stopped),
+ * _SELECT_ID, _IS_SELECTED, _SELECT_CGROUP */
 long kmod_select_set(const void __user *uarg);
+long kmod_select_lists(const void __user *uarg);
 long kmod_select_add(const void __user *uarg);
 long kmod_select_query(const void __user *uarg);
+long kmod_select_cgroup(const void __user *uarg);
 /* the last reader went away (probes detached): everything is captured again */
 void kmod_select_reset(void);
 

@@ -1,8 +1,9 @@
 /*
  * test_live_select.c - unit tests of the kernel-side selection plan both
  * live engines push into their driver (userspace/libscap/live_select.c):
- * the flags of each option, the comm bytes and mask, -U names (those no
- * task can have left out, more than the driver holds refused), the ids
+ * the flags of each option, the comm bytes and mask, -U names and lists
+ * of names (those no task can have left out, more than the driver holds
+ * refused), container ids (pushed only when all are 12 characters), the ids
  * (beyond the pid limit left out), the descendants of a tree's roots in a
  * /proc snapshot and the lifecycle events.
  */
@@ -87,6 +88,52 @@ static void plan_pids(void **state)
 	memset(&sel, 0, sizeof(sel));
 	assert_int_equal(live_select_plan(&o, &ls, err), 0);
 	assert_int_equal(ls.flags, 0);
+}
+
+static void plan_comms(void **state)
+{
+	const char *names[SCAP_BPF_MAX_COMMS + 1];
+	char many[SCAP_BPF_MAX_COMMS + 1][16];
+	struct scap_live_opts o = { .comms = names, .ncomms = 3 };
+	struct live_select ls;
+	char err[SCAP_ERRBUF_SIZE] = "";
+
+	(void)state;
+	names[0] = "sdla";
+	names[1] = "sixteen_letters_";
+	names[2] = "sdlb";
+	assert_int_equal(live_select_plan(&o, &ls, err), 0);
+	assert_int_equal(ls.flags, SCAP_BPF_F_COMMS);
+	assert_int_equal(ls.ncomms, 2);
+	assert_memory_equal(ls.comms[0].name, "sdla\0\0\0\0\0\0\0\0\0\0\0\0", 16);
+	assert_memory_equal(ls.comms[1].name, "sdlb\0\0\0\0\0\0\0\0\0\0\0\0", 16);
+	for (int i = 0; i < SCAP_BPF_MAX_COMMS + 1; i++) {
+		snprintf(many[i], sizeof(many[i]), "c%d", i % 100);
+		names[i] = many[i];
+	}
+	o.ncomms = SCAP_BPF_MAX_COMMS + 1;
+	assert_int_equal(live_select_plan(&o, &ls, err), -1);
+	assert_string_equal(err, "live capture: cannot select c64: at most 64 names");
+}
+
+static void plan_cids(void **state)
+{
+	const char *ids[] = { "0123456789ab", "ba9876543210" };
+	struct scap_select sel = { .container_ids = ids, .ncontainer_ids = 2 };
+	struct scap_live_opts o = { .select = &sel };
+	struct live_select ls;
+	char err[SCAP_ERRBUF_SIZE];
+
+	(void)state;
+	assert_int_equal(live_select_plan(&o, &ls, err), 0);
+	assert_int_equal(ls.flags, SCAP_BPF_F_CGROUPS);
+	assert_int_equal(ls.ncids, 2);
+	assert_memory_equal(ls.cids[1].id, "ba9876543210\0\0\0\0", 16);
+	/* one id of another length: none is pushed down */
+	ids[1] = "host";
+	assert_int_equal(live_select_plan(&o, &ls, err), 0);
+	assert_int_equal(ls.flags, 0);
+	assert_int_equal(ls.ncids, 0);
 }
 
 /* a fake driver: the ids it was given, a set of processes */
@@ -177,6 +224,8 @@ int main(void)
 		cmocka_unit_test(plan_comm),
 		cmocka_unit_test(plan_suppress),
 		cmocka_unit_test(plan_pids),
+		cmocka_unit_test(plan_comms),
+		cmocka_unit_test(plan_cids),
 		cmocka_unit_test(ids),
 		cmocka_unit_test(descendants),
 		cmocka_unit_test(lifecycle),

@@ -3,8 +3,13 @@
  * to /dev/null.  "short" (the default): a short enter ">:t:job.step:n=1:",
  * 30 ms, its exit, 300 ms (the consumer recognises the tracer fd), then a
  * 300-byte tracer pair "long.bbb...".  "long": the 300-byte pair first.
+ * "cut-first": the 300-byte pair on a /dev/null fd of its own, then
+ * "short" on another one (the kmod VM test kmod_tracers_auto: the first
+ * pair comes before any tracer is recognised).  TRACER_WRITER_NAP_MS sets
+ * the pause before the last pair (300 ms; the VM's consumer is slower).
  */
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,6 +42,7 @@ static int long_pair(int fd)
 
 int main(int argc, char **argv)
 {
+	const char *nap_ms = getenv("TRACER_WRITER_NAP_MS");
 	int fd = open("/dev/null", O_WRONLY);
 	int rc = 0;
 
@@ -44,10 +50,16 @@ int main(int argc, char **argv)
 		return 1;
 	if (argc > 1 && strcmp(argv[1], "long") == 0)
 		return long_pair(fd);
+	if (argc > 1 && strcmp(argv[1], "cut-first") == 0) {
+		rc |= long_pair(fd);
+		fd = open("/dev/null", O_WRONLY);
+		if (fd < 0)
+			return 1;
+	}
 	rc |= put(fd, ">:t:job.step:n=1:");
 	nap(30);
 	rc |= put(fd, "<:t:job.step::");
-	nap(300);
+	nap(nap_ms ? atol(nap_ms) : 300);
 	rc |= long_pair(fd);
 	return rc;
 }

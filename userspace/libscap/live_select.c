@@ -2,6 +2,9 @@
  * live_select.c - the kernel-side selection of a live capture
  * (live_select.h), shared by the bpf and the kmod engine.
  */
+#define _GNU_SOURCE	/* nftw's FTW_ACTIONRETVAL */
+#include <errno.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <string.h>
 #include "live_select.h"
@@ -21,28 +24,124 @@ static void plan_comm(struct live_select *ls, const char *comm)
 	ls->flags |= SCAP_BPF_F_COMM;
 }
 
+/* the names the kernel can have (1 to 15 characters) of names[n] into
+ * list[max], flag into ls->flags when one went in */
+static int plan_names(struct live_select *ls, const char *const *names, int n,
+		      struct scap_bpf_comm *list, uint32_t *nlist, uint32_t max,
+		      uint32_t flag, const char *what, char *err)
+{
+	for (int i = 0; i < n; i++) {
+		size_t len = strlen(names[i]);
+
+		if (!len || len >= sizeof(list[0].name))
+			continue;
+		if (*nlist == max) {
+			snprintf(err, SCAP_ERRBUF_SIZE, "live capture: cannot %s %s: at most %u names",
+				 what, names[i], max);
+			return -1;
+		}
+		memcpy(list[(*nlist)++].name, names[i], len);
+		ls->flags |= flag;
+	}
+	return 0;
+}
+
+/* container.id values the drivers follow: SCAP_BPF_CID_LEN characters each */
+static void plan_cids(struct live_select *ls, const struct scap_select *sel)
+{
+	if (!sel || !sel->ncontainer_ids || sel->ncontainer_ids > SCAP_BPF_MAX_CIDS)
+		return;
+	for (uint32_t i = 0; i < sel->ncontainer_ids; i++)
+		if (strlen(sel->container_ids[i]) != SCAP_BPF_CID_LEN)
+			return;	/* not pushed down */
+	for (uint32_t i = 0; i < sel->ncontainer_ids; i++)
+		memcpy(ls->cids[i].id, sel->container_ids[i], SCAP_BPF_CID_LEN);
+	ls->ncids = sel->ncontainer_ids;
+	ls->flags |= SCAP_BPF_F_CGROUPS;
+}
+
 int live_select_plan(const struct scap_live_opts *o, struct live_select *ls, char *err)
 {
 	const struct scap_select *sel = o->select;
 
 	memset(ls, 0, sizeof(*ls));
 	plan_comm(ls, o->comm);
-	for (int i = 0; i < o->nsuppress; i++) {
-		size_t n = strlen(o->suppress[i]);
-
-		if (!n || n >= sizeof(ls->suppress[0].name))
-			continue;
-		if (ls->nsuppress == SCAP_BPF_MAX_SUPPRESSED) {
-			snprintf(err, SCAP_ERRBUF_SIZE, "live capture: cannot suppress %s: at most %d names",
-				 o->suppress[i], SCAP_BPF_MAX_SUPPRESSED);
-			return -1;
-		}
-		memcpy(ls->suppress[ls->nsuppress++].name, o->suppress[i], n);
-		ls->flags |= SCAP_BPF_F_SUPPRESS;
-	}
+	if (plan_names(ls, o->suppress, o->nsuppress, ls->suppress, &ls->nsuppress,
+		       SCAP_BPF_MAX_SUPPRESSED, SCAP_BPF_F_SUPPRESS, "suppress", err) ||
+	    plan_names(ls, o->comms, o->ncomms, ls->comms, &ls->ncomms, SCAP_BPF_MAX_COMMS,
+		       SCAP_BPF_F_COMMS, "select", err))
+		return -1;
 	if (sel && sel->npids + sel->ntids + sel->nroots)
 		ls->flags |= SCAP_BPF_F_PIDS | (sel->nroots ? SCAP_BPF_F_TREE : 0) |
 			     (sel->ntids ? SCAP_BPF_F_TIDS : 0);
+	plan_cids(ls, sel);
+	return 0;
+}
+
+/* the walk of one cgroup hierarchy (nftw has no context argument) */
+static struct {
+	const struct live_select *ls;
+	int (*add)(void *drv, uint64_t id);
+	void *drv;
+	size_t root_len;
+	int failed;
+} cg_walk;
+
+/* a cgroup directory whose path (from its hierarchy's root) names a
+ * wanted id: its inode number is its kernfs id */
+static int cgroup_dir(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	const char *rel = path + cg_walk.root_len;
+	char id[SCAP_BPF_CID_LEN + 1] = { 0 };
+
+	(void)ftw;
+	if (type != FTW_D)
+		return FTW_CONTINUE;
+	for (uint32_t i = 0; i < cg_walk.ls->ncids; i++) {
+		memcpy(id, cg_walk.ls->cids[i].id, SCAP_BPF_CID_LEN);
+		if (strstr(rel, id)) {
+			int e = cg_walk.add(cg_walk.drv, (uint64_t)st->st_ino);
+
+			if (e)
+				cg_walk.failed = e;
+			break;
+		}
+	}
+	return FTW_CONTINUE;
+}
+
+int live_select_cgroups(const struct live_select *ls, int (*cgroup_add)(void *drv, uint64_t id),
+			void *drv, char *err)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	char line[4096];
+
+	if (!f) {
+		snprintf(err, SCAP_ERRBUF_SIZE, "live capture: /proc/self/mountinfo: %s",
+			 strerror(errno));
+		return -1;
+	}
+	cg_walk.ls = ls;
+	cg_walk.add = cgroup_add;
+	cg_walk.drv = drv;
+	cg_walk.failed = 0;
+	while (fgets(line, sizeof(line), f)) {
+		char mnt[2048], fstype[64];
+		const char *sep = strstr(line, " - ");
+
+		if (!sep || sscanf(line, "%*s %*s %*s %*s %2047s", mnt) != 1 ||
+		    sscanf(sep + 3, "%63s", fstype) != 1 ||
+		    (strcmp(fstype, "cgroup") && strcmp(fstype, "cgroup2")))
+			continue;
+		cg_walk.root_len = strlen(mnt);
+		nftw(mnt, cgroup_dir, 16, FTW_PHYS | FTW_MOUNT | FTW_ACTIONRETVAL);
+	}
+	fclose(f);
+	if (cg_walk.failed) {
+		snprintf(err, SCAP_ERRBUF_SIZE, "live capture: cannot select the container cgroups: %s",
+			 strerror(cg_walk.failed));
+		return -1;
+	}
 	return 0;
 }
 

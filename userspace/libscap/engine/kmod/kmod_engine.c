@@ -4,7 +4,8 @@
  * Opens /dev/sysdigc0..N-1 (one per CPU), maps each ring (kmod_abi.h:
  * info page + data), configures snaplen / event mask / self-skip through
  * ioctls, pushes the process selection into the module (live_select.c:
- * pids, threads, process trees, comm and -U names) and starts the capture.
+ * pids, threads, process trees, comm names, -U names and container
+ * cgroups) and starts the capture.
  * The rings are read by the shared ring
  * reader (ring_reader.c: merge by timestamp, adaptive polling), one event
  * a chunk; this file says how to find the event at a ring's read position
@@ -149,13 +150,32 @@ static int select_has(void *engine, uint32_t pid)
 	return ioctl(k->cpus[0].fd, KMOD_IOC_IS_SELECTED, &id) == 1;
 }
 
+/* a container cgroup (live_select_cgroups) */
+static int select_cgroup(void *engine, uint64_t id)
+{
+	struct kmod_engine *k = engine;
+
+	return ioctl(k->cpus[0].fd, KMOD_IOC_SELECT_CGROUP, &id) ? errno : 0;
+}
+
 static int select_apply(struct kmod_engine *k, const struct scap_live_opts *o, char *err)
 {
 	struct kmod_select ks = { 0 };
+	struct kmod_select_lists kl = { 0 };
 	struct live_select ls;
 
 	if (live_select_plan(o, &ls, err))
 		return -1;
+	kl.ncomms = ls.ncomms;
+	kl.ncids = ls.ncids;
+	memcpy(kl.comms, ls.comms, sizeof(kl.comms));
+	memcpy(kl.cids, ls.cids, sizeof(kl.cids));
+	if ((ls.flags & (SCAP_BPF_F_COMMS | SCAP_BPF_F_CGROUPS)) &&
+	    ioctl(k->cpus[0].fd, KMOD_IOC_SET_LISTS, &kl)) {
+		seterr(err, "kmod: selecting process names and containers in %s: %s",
+		       KMOD_DEV_PREFIX "0", errno);
+		return -1;
+	}
 	ks.flags = ls.flags;
 	ks.nsuppress = ls.nsuppress;
 	memcpy(ks.comm, ls.comm, sizeof(ks.comm));
@@ -170,8 +190,24 @@ static int select_apply(struct kmod_engine *k, const struct scap_live_opts *o, c
 		seterr(err, "kmod: selecting processes in %s: %s", KMOD_DEV_PREFIX "0", k->select_errno);
 		return -1;
 	}
+	if (ls.ncids && live_select_cgroups(&ls, select_cgroup, k, err))
+		return -1;
 	k->select_flags = ls.flags;
 	return 0;
+}
+
+/* after the /proc snapshot: the descendants of the process trees, and the
+ * container cgroups made since the first walk (the module follows those
+ * made from the start on) */
+static void select_snapshot(struct kmod_engine *k, const struct scap_live_opts *o,
+			    const struct scap_metadata *m)
+{
+	char err[SCAP_ERRBUF_SIZE];
+	struct live_select ls;
+
+	if ((k->select_flags & SCAP_BPF_F_CGROUPS) && !live_select_plan(o, &ls, err))
+		live_select_cgroups(&ls, select_cgroup, k, err);
+	live_select_descendants(o, m, select_has, select_id, k);
 }
 
 void scap_kmod_mask(const struct scap_live_opts *o, struct kmod_mask *mask)
@@ -407,7 +443,7 @@ struct scap *scap_kmod_open(const struct scap_live_opts *opts, char *err)
 		return NULL;
 	}
 	if (opts)
-		live_select_descendants(opts, &h->meta, select_has, select_id, k);
+		select_snapshot(k, opts, &h->meta);
 	h->ops = &kmod_ops;
 	h->engine = k;
 	return h;
