@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "scap.h"
+#include "stl_sort.h"
 #include "table.h"
 
 #define ONE_SECOND_NS 1000000000ULL
@@ -104,24 +105,35 @@ static void wrap(uint8_t type, struct cell *c)
 
 /* ---- row maps ---- */
 
-static uint64_t hash_bytes(const void *p, size_t n)
+/* bytes of a number of this type as the reference stores it in a row */
+static size_t number_width(uint8_t type)
 {
-	const uint8_t *b = p;
-	uint64_t h = 1469598103934665603ULL;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 1099511628211ULL;
-	return h;
+	switch (type) {
+	case PT_INT8: case PT_UINT8: case PT_FLAGS8: case PT_SIGTYPE:
+		return 1;
+	case PT_INT16: case PT_UINT16: case PT_FLAGS16: case PT_PORT: case PT_SYSCALLID:
+		return 2;
+	case PT_INT32: case PT_UINT32: case PT_FLAGS32: case PT_MODE: case PT_BOOL:
+	case PT_SIGSET:
+		return 4;
+	default:
+		return 8;
+	}
 }
 
-static uint64_t key_hash(const struct cell *k)
+/* the reference's hash of a key: of its bytes (a string with its NUL, a
+ * number's little-endian bytes in the width of its type) */
+static size_t key_hash(uint8_t type, const struct cell *k)
 {
-	uint64_t h;
+	uint8_t b[8];
+	size_t w;
 
 	if (k->s)
-		return hash_bytes(k->s, k->len);
-	h = k->u * 0x9e3779b97f4a7c15ULL;
-	return h ^ (h >> 29);
+		return stl_hash_table_key(k->s, k->len + (type == PT_CHARBUF));
+	w = number_width(type);
+	for (size_t i = 0; i < w; i++)
+		b[i] = (uint8_t)(k->u >> (8 * i));
+	return stl_hash_table_key(b, w);
 }
 
 static int key_eq(const struct cell *a, const struct cell *b)
@@ -133,36 +145,20 @@ static int key_eq(const struct cell *a, const struct cell *b)
 	return a->u == b->u;
 }
 
-static void map_grow(struct rowmap *m)
+static struct row *map_find(struct rowmap *m, const struct cell *k, size_t h)
 {
-	size_t nb = m->nbuckets ? m->nbuckets * 2 : 256;
-	struct row **b = calloc(nb, sizeof(*b));
+	for (struct stl_hash_node *n = stl_hash_bucket_first(&m->h, h); n;
+	     n = stl_hash_bucket_next(&m->h, n)) {
+		struct row *r = (struct row *)n;
 
-	if (!b)
-		abort();
-	for (size_t i = 0; i < m->n; i++) {
-		struct row *r = m->order[i];
-		size_t h = r->hash & (nb - 1);
-
-		r->next = b[h];
-		b[h] = r;
-	}
-	free(m->buckets);
-	m->buckets = b;
-	m->nbuckets = nb;
-}
-
-static struct row *map_find(struct rowmap *m, const struct cell *k, uint64_t h)
-{
-	if (!m->nbuckets)
-		return NULL;
-	for (struct row *r = m->buckets[h & (m->nbuckets - 1)]; r; r = r->next)
-		if (r->hash == h && key_eq(&r->key, k))
+		if (n->hash == h && key_eq(&r->key, k))
 			return r;
+	}
 	return NULL;
 }
 
-static void map_append(struct rowmap *m, struct row *r, int hashed)
+/* keeps r (and, when hashed, indexes it under h) */
+static void map_append(struct rowmap *m, struct row *r, int hashed, size_t h)
 {
 	if (m->n == m->cap) {
 		size_t nc = m->cap ? m->cap * 2 : 256;
@@ -174,16 +170,8 @@ static void map_append(struct rowmap *m, struct row *r, int hashed)
 		m->cap = nc;
 	}
 	m->order[m->n++] = r;
-	if (!hashed)
-		return;
-	if (m->n > m->nbuckets)
-		map_grow(m);
-	else {
-		size_t h = r->hash & (m->nbuckets - 1);
-
-		r->next = m->buckets[h];
-		m->buckets[h] = r;
-	}
+	if (hashed && stl_hash_insert(&m->h, &r->node, h))
+		abort();
 }
 
 static void cell_release(struct cell *c)
@@ -203,16 +191,16 @@ static void map_clear(struct rowmap *m, size_t nvals)
 		free(r);
 	}
 	m->n = 0;
-	if (m->buckets)
-		memset(m->buckets, 0, m->nbuckets * sizeof(*m->buckets));
+	stl_hash_clear(&m->h);	/* as std::unordered_map::clear: the buckets stay */
 }
 
 static void map_free(struct rowmap *m, size_t nvals)
 {
 	map_clear(m, nvals);
-	free(m->buckets);
+	stl_hash_free(&m->h);
 	free(m->order);
-	memset(m, 0, sizeof(*m));
+	m->order = NULL;
+	m->cap = 0;
 }
 
 /* ---- cells ---- */
@@ -601,6 +589,8 @@ int table_init(struct table *t, struct sinsp *s, const struct view *v, int print
 	int has_key = 0;
 
 	memset(t, 0, sizeof(*t));
+	stl_hash_init(&t->pre.h);
+	stl_hash_init(&t->merged.h);
 	if (!g_bits[0])
 		init_type_tables();
 	t->s = s;
@@ -721,20 +711,19 @@ static void add_row(struct table *t, struct rowmap *m, struct cell *cells, size_
 			cell_copy(&r->vals[j - 1], &cells[j]);
 			r->vals[j - 1].cnt = 1;
 		}
-		map_append(m, r, 0);
+		map_append(m, r, 0, 0);
 		return;
 	}
-	uint64_t h = key_hash(&cells[0]);
+	size_t h = key_hash(t->cols[colidx ? colidx[0] : 0].type, &cells[0]);
 
 	r = map_find(m, &cells[0], h);
 	if (!r) {
 		r = new_row(n - 1);
 		cell_copy(&r->key, &cells[0]);
 		r->key.cnt = 1;
-		r->hash = h;
 		for (size_t j = 1; j < n; j++)
 			cell_copy(&r->vals[j - 1], &cells[j]);
-		map_append(m, r, 1);
+		map_append(m, r, 1, h);
 		return;
 	}
 	for (size_t j = 1; j < n; j++) {
@@ -767,7 +756,7 @@ void table_process(struct table *t, struct sinsp_evt *e)
 	if (!extract_col(t, e, 0))
 		return;
 	if (!t->is_list)
-		r = map_find(&t->pre, &t->tmp[0], key_hash(&t->tmp[0]));
+		r = map_find(&t->pre, &t->tmp[0], key_hash(t->cols[0].type, &t->tmp[0]));
 	for (size_t j = 1; j < t->ncols; j++) {
 		if (r && t->unused[j])
 			continue;
@@ -821,8 +810,8 @@ static void create_sample(struct table *t)
 		struct cell *cells = calloc(t->ngcols, sizeof(*cells));
 
 		map_clear(&t->merged, t->ngcols - 1);
-		for (size_t i = 0; i < t->pre.n; i++) {
-			struct row *r = t->pre.order[i];
+		for (struct stl_hash_node *n = stl_hash_first(&t->pre.h); n; n = n->next) {
+			struct row *r = (struct row *)n;
 
 			for (size_t j = 0; j < t->ngcols; j++)
 				cells[j] = t->gcols[j] == 0 ? r->key : r->vals[t->gcols[j] - 1];
@@ -835,9 +824,9 @@ static void create_sample(struct table *t)
 	t->sample = malloc((src->n + 1) * sizeof(*t->sample));
 	if (!t->sample)
 		abort();
-	if (src->n)
-		memcpy(t->sample, src->order, src->n * sizeof(*t->sample));
-	t->nsample = src->n;
+	t->nsample = 0;
+	for (struct stl_hash_node *n = stl_hash_first(&src->h); n; n = n->next)
+		t->sample[t->nsample++] = (struct row *)n;
 }
 
 void table_flush(struct table *t, struct sinsp_evt *e)
@@ -851,10 +840,19 @@ void table_flush(struct table *t, struct sinsp_evt *e)
 			if (t->merging) {
 				map_clear(&t->pre, t->ncols - 1);
 			} else {
-				/* the sample's rows live in `merged` until the next one */
-				map_free(&t->merged, t->ncols - 1);
-				t->merged = t->pre;
-				memset(&t->pre, 0, sizeof(t->pre));
+				/* the sample's rows live in `merged` until the
+				 * next one; `pre` keeps its buckets */
+				struct row **o = t->merged.order;
+				size_t cap = t->merged.cap;
+
+				map_clear(&t->merged, t->ncols - 1);
+				t->merged.order = t->pre.order;
+				t->merged.n = t->pre.n;
+				t->merged.cap = t->pre.cap;
+				t->pre.order = o;
+				t->pre.n = 0;
+				t->pre.cap = cap;
+				stl_hash_clear(&t->pre.h);
 			}
 		}
 	}
@@ -1079,12 +1077,9 @@ static double cell_num(const struct table_col *c, const struct cell *v, int avg)
 	return x;
 }
 
-static const struct table *g_sort_table;
-
-static int cmp_rows(const void *a, const void *b)
+/* the order of the sort column, <0 when row a goes before row b */
+static int cmp_rows(const struct table *t, const struct row *x, const struct row *y)
 {
-	const struct table *t = g_sort_table;
-	const struct row *x = *(struct row *const *)a, *y = *(struct row *const *)b;
 	const struct table_col *c = table_val_col(t, (size_t)t->sort_col);
 	const struct cell *cx = &x->vals[t->sort_col], *cy = &y->vals[t->sort_col];
 	int r;
@@ -1104,12 +1099,17 @@ static int cmp_rows(const void *a, const void *b)
 	return t->sort_ascending ? r : -r;
 }
 
+static int row_before(const void *a, const void *b, void *t)
+{
+	return cmp_rows(t, a, b) < 0;
+}
+
+/* std::sort as the reference sorts: rows tied on the column come in its order */
 void table_sort(struct table *t)
 {
 	if (t->sort_col < 0 || t->nsample < 2)
 		return;
-	g_sort_table = t;
-	qsort(t->sample, t->nsample, sizeof(*t->sample), cmp_rows);
+	stl_sort((void **)t->sample, t->nsample, row_before, t);
 }
 
 void table_set_sort(struct table *t, int j)

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include "fields.h"
 #include "filter.h"
+#include "stl_hash.h"
 #include "view.h"
 
 #define TABLE_VALUE_WIDTH 10
@@ -34,17 +35,18 @@ struct cell {
 };
 
 struct row {
+	struct stl_hash_node node;	/* first: the rows in the reference's order */
 	struct cell key;
 	struct cell *vals;	/* ncols - 1 */
-	struct row *next;	/* hash chain */
-	uint64_t hash;
 };
 
+/* the rows of a sample as the reference keeps them: in a std::unordered_map
+ * (its iteration order is the order of rows tied on the sort column), or
+ * for list views in arrival order */
 struct rowmap {
-	struct row **buckets;
-	size_t nbuckets, n;
-	struct row **order;	/* rows in insertion order */
-	size_t cap;
+	struct stl_hash h;	/* keyed views */
+	struct row **order;	/* every row (storage), in insertion order */
+	size_t n, cap;
 };
 
 struct table_col {

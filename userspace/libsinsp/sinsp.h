@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 #include "scap.h"
+#include "stl_hash.h"
 
 struct sinsp_fdinfo {
 	int64_t fd;
@@ -76,6 +77,7 @@ struct sinsp_threadinfo {
 	uint64_t totexectime;
 	uint8_t exe_writable;	/* proc.is_exe_writable (PL, execve flags) */
 	struct tracer_parser *tracer;	/* its last tracer write (tracer.h), or NULL */
+	struct stl_hash_node table_node;	/* its place in the table's walk (threads.c) */
 };
 
 /* Context of the event returned by sinsp_next(). */

@@ -127,6 +127,10 @@ int ss_concatenate_paths(char *target, size_t tsize, const char *p1, size_t l1, 
 /* ---- thread table (threads.c) ---- */
 struct sinsp_threadtable {
 	struct i64map map;
+	/* the threads in the order the reference walks its thread table (a
+	 * std::unordered_map keyed by tid): the end-of-sample thread pass of
+	 * csysdig and sinsp_foreach_thread */
+	struct stl_hash walk;
 	struct sinsp_threadinfo *last;	/* one-entry lookup cache */
 };
 

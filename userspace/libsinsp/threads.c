@@ -122,23 +122,16 @@ struct sinsp_threadinfo *sinsp_get_parent(struct sinsp *s, struct sinsp_threadin
 	return t ? thread_find(s, t->ptid) : NULL;
 }
 
-struct foreach_thread_ctx {
-	int (*cb)(struct sinsp_threadinfo *t, void *arg);
-	void *arg;
-};
-
-static int foreach_thread_cb(void *val, void *arg)
-{
-	struct foreach_thread_ctx *c = arg;
-
-	return c->cb(val, c->arg);
-}
-
+/* in the reference's order (see sinsp_threadtable.walk) */
 void sinsp_foreach_thread(struct sinsp *s, int (*cb)(struct sinsp_threadinfo *t, void *arg), void *arg)
 {
-	struct foreach_thread_ctx c = { cb, arg };
+	for (struct stl_hash_node *n = stl_hash_first(&s->threads->walk); n; n = n->next) {
+		struct sinsp_threadinfo *t = (struct sinsp_threadinfo *)
+			((char *)n - offsetof(struct sinsp_threadinfo, table_node));
 
-	i64map_foreach(&s->threads->map, foreach_thread_cb, &c);
+		if (cb(t, arg))
+			return;
+	}
 }
 
 /* the table holding t's fds: its main thread's when it shares (CLONE_FILES) */
@@ -218,8 +211,21 @@ static void count_child(struct sinsp *s, struct sinsp_threadinfo *t)
 
 int thread_add(struct sinsp *s, struct sinsp_threadinfo *t, int count)
 {
-	if (i64map_put(&s->threads->map, t->tid, t))
+	struct sinsp_threadtable *tt = s->threads;
+	struct sinsp_threadinfo *old = i64map_get(&tt->map, t->tid);
+
+	if (old != t && i64map_put(&tt->map, t->tid, t))
 		return -1;
+	if (!old) {	/* std::hash of a tid is the tid */
+		if (stl_hash_insert(&tt->walk, &t->table_node, (size_t)t->tid)) {
+			i64map_del(&tt->map, t->tid);
+			return -1;
+		}
+	} else if (old != t) {	/* a thread replacing one takes its place */
+		stl_hash_replace(&tt->walk, &old->table_node, &t->table_node);
+		if (tt->last == old)
+			tt->last = NULL;
+	}
 	if (count)
 		count_child(s, t);
 	return 0;
@@ -236,6 +242,7 @@ void thread_remove(struct sinsp *s, int64_t tid, int force)
 	if (m && m != t && m->nchildren > 0)
 		m->nchildren--;
 	i64map_del(&s->threads->map, tid);
+	stl_hash_erase(&s->threads->walk, &t->table_node);
 	if (s->threads->last == t)
 		s->threads->last = NULL;
 	thread_free(t);
@@ -275,6 +282,7 @@ void threads_clear(struct sinsp *s)
 {
 	i64map_foreach(&s->threads->map, free_cb, NULL);
 	i64map_free(&s->threads->map);
+	stl_hash_free(&s->threads->walk);
 	s->threads->last = NULL;
 }
 
