@@ -944,6 +944,15 @@ static int thread_table(lua_State *L, int mode)
 	x.ev = ev;
 	sinsp_foreach_thread(x.rt->s, tt_thread, &x);
 	free(ev);
+	if (x.filter && filter_error(x.filter)) {
+		/* fd.port exists, fd.ip < X, ... on an IP socket: 0.29.3 throws
+		 * from the filter, with no message of its own */
+		filter_free(x.filter);
+		if (c)
+			c->engine_error = 1;
+		lua_pushstring(L, "C++ exception");
+		return lua_error(L);
+	}
 	if (x.filter)
 		filter_free(x.filter);
 	return 1;

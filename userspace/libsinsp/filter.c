@@ -390,8 +390,17 @@ static int parse_port(struct parser *p, const char *v, struct fvalue *out)
 		out->u = 0;
 		return 0;
 	}
-	if (isdigit((unsigned char)*v))
-		return parse_num(p, v, 0, 16, out);
+	if (strspn(v, "0123456789") == strlen(v)) {
+		/* 0.29.3 reads the digits as an int (std::stoi): beyond its
+		 * range the whole filter fails, without a position */
+		errno = 0;
+		unsigned long long x = strtoull(v, NULL, 10);
+		if (errno || x > INT32_MAX)
+			return perr_nopos(p, "error parsing the filter string");
+		out->u = x & 0xffff;
+		out->i = (int64_t)out->u;
+		return 0;
+	}
 	se = getservbyname(v, NULL);
 	if (!se)
 		return perr(p, "unrecognized protocol %s", v);
@@ -1022,6 +1031,11 @@ int filter_run(struct filter *f, struct sinsp *s, struct sinsp_evt *e)
 		return 0;
 	f->gen++;
 	return filter_eval_node(f, s, e, f->root);
+}
+
+const char *filter_error(const struct filter *f)
+{
+	return f->error;
 }
 
 int filter_may_match_type(const struct filter *f, uint16_t evtype)

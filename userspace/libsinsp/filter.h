@@ -30,6 +30,12 @@ struct filter *filter_compile_thread_table(const char *expr, char *err, size_t e
 /* 1 if the event matches, 0 if not. */
 int filter_run(struct filter *f, struct sinsp *s, struct sinsp_evt *e);
 
+/* The error a check raised while it ran, NULL while there is none: as
+ * 0.29.3, fd.ip/fd.net/fd.port/fd.proto with an operator they do not
+ * support fail on the first event on an IP socket (the check is false from
+ * then on); the caller stops with this line, exit status 1. */
+const char *filter_error(const struct filter *f);
+
 /* Event-type pre-selection: 0 if no event of this type can ever match
  * (so callers may skip the event before extracting anything). */
 int filter_may_match_type(const struct filter *f, uint16_t evtype);

@@ -299,6 +299,16 @@ static int eval_ancestors(struct filter *f, struct sinsp *s, struct sinsp_evt *e
 	return 0;
 }
 
+/* What 0.29.3 compares on an IP socket: fd.port/fd.proto =, !=, <, <=, >,
+ * >= and in; fd.ip/fd.net =, != and in.  It throws on the others (exists,
+ * contains, glob, ...) when it first meets such a socket (filter_error). */
+static int fdaddr_op_supported(const struct fnode *c)
+{
+	if (c->op == OP_EQ || c->op == OP_NE || c->op == OP_IN)
+		return 1;
+	return c->ck == CK_UNSIGNED && c->op >= OP_LT && c->op <= OP_GE;
+}
+
 /* fd.ip / fd.net / fd.port / fd.proto: true when either address (port) of
  * a connected-or-not socket matches, or the address of a listening one;
  * false for other fds */
@@ -320,6 +330,13 @@ static int eval_fdaddr(struct filter *f, struct sinsp *s, struct sinsp_evt *e, c
 	case SCAP_FD_IPV4_SERVSOCK: v6 = 0; serv = 1; break;
 	case SCAP_FD_IPV6_SERVSOCK: v6 = 1; serv = 1; break;
 	default: return 0;
+	}
+	if (!fdaddr_op_supported(c)) {
+		if (!f->error)
+			f->error = c->ck == CK_UNSIGNED ?
+				"filter error: unsupported port comparison operator" :
+				"filter error: IP filter only supports '=' and '!=' operators";
+		return 0;
 	}
 	for (k = 0; k < (serv ? 1 : 2); k++) {
 		if (c->ck == CK_UNSIGNED) {

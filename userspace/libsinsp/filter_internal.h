@@ -88,6 +88,7 @@ struct filter {
 	uint32_t nmay;
 	char scratch[FIELD_STRBUF_SIZE + 1];	/* NUL-terminated copy for glob */
 	struct field_value tmp;	/* ancestor values */
+	const char *error;	/* filter_error(): set by the first failing check */
 };
 
 /* filter_set.c: from VSET_MIN values an 'in' check is answered by a hash

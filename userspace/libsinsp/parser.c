@@ -346,7 +346,7 @@ static void reset(struct sinsp *s, struct sinsp_evt *evt)
 	}
 	if ((g_type_flags[e->type] & TF_CLONE_EXIT) || e->type == PPME_SCHEDSWITCH_6_E)
 		query = 0;
-	t = query ? thread_get_or_create(s, (int64_t)e->tid) : thread_find(s, (int64_t)e->tid);
+	t = query ? thread_get_or_create(s, (int64_t)e->tid, e->ts) : thread_find(s, (int64_t)e->tid);
 	evt->thread = t;
 	if (!t || e->type == PPME_SCHEDSWITCH_6_E)
 		return;
@@ -485,7 +485,7 @@ static void parse_clone_exit(struct sinsp *s, struct sinsp_evt *evt)
 	if (inverted && (flags & PPM_CL_CLONE_THREAD) && !thread_find(s, tid)) {
 		/* a new thread of an unknown process: the reference makes the
 		 * main thread from the event (command, exe, args; loginuid 0) */
-		parent = thread_get_or_create(s, tid);
+		parent = thread_get_or_create(s, tid, e->ts);
 		if (parent) {
 			copy_named_str(e, "exe", &parent->exe);
 			copy_named_str(e, "comm", &parent->comm);
@@ -493,7 +493,7 @@ static void parse_clone_exit(struct sinsp *s, struct sinsp_evt *evt)
 			parent->loginuid = 0;
 		}
 	}
-	parent = thread_get_or_create(s, tid);
+	parent = thread_get_or_create(s, tid, e->ts);
 	/* a caller known only by its tid (it started while the /proc snapshot
 	 * was taken): the clone exit says what it runs, as sysdig takes it */
 	if (parent && !strcmp(parent->comm, "<NA>")) {
@@ -1357,7 +1357,7 @@ static void parse_rlimit_exit(struct sinsp *s, struct sinsp_evt *evt)
 	if (is_prlimit) {
 		int64_t pid = evt_int(en, 0);
 
-		t = thread_get_or_create(s, pid == 0 ? (int64_t)evt->scap.tid : pid);
+		t = thread_get_or_create(s, pid == 0 ? (int64_t)evt->scap.tid : pid, evt->scap.ts);
 	}
 	m = sinsp_get_main_thread(s, t);
 	if (m)

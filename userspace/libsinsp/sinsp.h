@@ -55,6 +55,8 @@ struct sinsp_threadinfo {
 	uint32_t vmsize_kb, vmrss_kb, vmswap_kb;
 	uint64_t pfmajor, pfminor;
 	uint64_t clone_ts;
+	uint64_t made_ts;	/* made up for an event of an unknown tid at this
+				 * time (thread_get_or_create); 0: from a table */
 	struct sinsp_fdtable *fdtable;	/* own table; use sinsp_thread_fdtable() */
 	/* enter/exit pairing */
 	uint16_t lastevent_type;
@@ -257,12 +259,18 @@ uint8_t sinsp_fd_l4proto(const struct sinsp_fdinfo *fd);
 
 /* state_metadata.c: the metadata of s->scap with the process table made
  * from the thread and fd tables as they are now (a file written in the
- * middle of a capture starts from it), without the threads cloned at or
- * after born_before (UINT64_MAX: all; those of the /proc snapshot are
- * always in).  The strings are the state's own: valid until the next
- * event.  0, or -1 (no memory).  Free with sinsp_state_metadata_free(),
- * which frees only what this allocated. */
+ * middle of a capture starts from it), without the threads cloned or made
+ * up for an event of their own at or after born_before (UINT64_MAX: all;
+ * those of the /proc snapshot are always in): the reader gets them from
+ * that event, as the whole capture gives them (a made-up thread keeps an
+ * empty cwd, which a table entry cannot: its reader makes it "/").  The
+ * strings are the state's own: valid until the next event.  0, or -1 (no
+ * memory).  Free with sinsp_state_metadata_free(), which frees only what
+ * this allocated. */
 int sinsp_state_metadata(struct sinsp *s, struct scap_metadata *m, uint64_t born_before);
+/* 1 when a thread of clone_ts / made_ts (sinsp_threadinfo) was born at or
+ * after born_before */
+int sinsp_thread_born_in(uint64_t clone_ts, uint64_t made_ts, uint64_t born_before);
 void sinsp_state_metadata_free(struct scap_metadata *m);
 /* a process table entry of st that owns its strings and fds (those of its
  * process for a main thread), e.g. kept after its exit; its size in bytes,

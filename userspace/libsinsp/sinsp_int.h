@@ -136,7 +136,8 @@ struct sinsp_threadtable {
 
 struct sinsp_threadinfo *thread_find(struct sinsp *s, int64_t tid);
 /* lookup, creating a "<NA>" placeholder when missing (unless the table is full) */
-struct sinsp_threadinfo *thread_get_or_create(struct sinsp *s, int64_t tid);
+/* ts: the time of the event the thread is made up for (made_ts) */
+struct sinsp_threadinfo *thread_get_or_create(struct sinsp *s, int64_t tid, uint64_t ts);
 struct sinsp_threadinfo *thread_new(void);
 /* adds t (replacing nothing: the tid must be free); counts it in its main
  * thread's children when it is a CLONE_THREAD thread and count_child */

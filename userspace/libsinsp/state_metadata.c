@@ -125,7 +125,8 @@ static int add_thread(struct sinsp_threadinfo *st, void *arg)
 
 	/* born in the window, or made up for an event of an unknown thread
 	 * (a reader makes it up alike) */
-	if ((st->clone_ts && st->clone_ts >= c->born_before) || !strcmp(st->comm, "<NA>"))
+	if (sinsp_thread_born_in(st->clone_ts, st->made_ts, c->born_before) ||
+	    !strcmp(st->comm, "<NA>"))
 		return 0;
 	if (m->nthreads == m->threads_cap) {
 		uint32_t cap = m->threads_cap ? m->threads_cap * 2 : 256;
@@ -189,6 +190,11 @@ long sinsp_thread_copy(struct sinsp *s, struct sinsp_threadinfo *st, struct scap
 		return -1;
 	}
 	return (long)total;
+}
+
+int sinsp_thread_born_in(uint64_t clone_ts, uint64_t made_ts, uint64_t born_before)
+{
+	return (clone_ts && clone_ts >= born_before) || (made_ts && made_ts >= born_before);
 }
 
 int sinsp_state_metadata(struct sinsp *s, struct scap_metadata *m, uint64_t born_before)

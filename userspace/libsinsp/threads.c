@@ -248,7 +248,7 @@ void thread_remove(struct sinsp *s, int64_t tid, int force)
 	thread_free(t);
 }
 
-struct sinsp_threadinfo *thread_get_or_create(struct sinsp *s, int64_t tid)
+struct sinsp_threadinfo *thread_get_or_create(struct sinsp *s, int64_t tid, uint64_t ts)
 {
 	struct sinsp_threadinfo *t = thread_find(s, tid);
 
@@ -259,6 +259,7 @@ struct sinsp_threadinfo *thread_get_or_create(struct sinsp *s, int64_t tid)
 		return NULL;
 	t->tid = t->pid = tid;
 	t->ptid = -1;
+	t->made_ts = ts;
 	ss_set_str(&t->comm, "<NA>", 4);
 	ss_set_str(&t->exe, "<NA>", 4);
 	t->uid = t->gid = t->loginuid = 0xFFFFFFFF;

@@ -490,6 +490,16 @@ static int write_stack_event(struct run *r, struct sinsp *s, struct sinsp_evt *e
 	return writer_event(&r->w, e, e->scap.dump_flags);
 }
 
+/* the filter met a check 0.29.3 refuses on this event (filter_error) */
+static int filter_failed(struct run *r)
+{
+	const char *msg = r->flt ? filter_error(r->flt) : NULL;
+
+	if (msg)
+		snprintf(r->err, sizeof(r->err), "%s", msg);
+	return msg != NULL;
+}
+
 /* one event; returns 0 to go on, 1 to stop, -1 on error */
 static int handle_event(struct run *r, struct sinsp *s, struct sinsp_evt *e)
 {
@@ -529,6 +539,8 @@ static int handle_event(struct run *r, struct sinsp *s, struct sinsp_evt *e)
 	r->total++;
 	if (r->fleet && !(r->total & 4095))
 		fleet_tick(r->fleet, s->scap);
+	if (filter_failed(r))
+		return -1;
 	if (r->flt && !o->display_filter)
 		pass = !e->rejected;	/* capture_filter() ran inside the parser */
 	if (!pass) {
@@ -573,6 +585,8 @@ static int handle_event(struct run *r, struct sinsp *s, struct sinsp_evt *e)
 			out_maybe_flush(&r->out);
 		}
 	}
+	if (filter_failed(r))
+		return -1;
 	if (o->max_events && r->nread >= o->max_events)
 		return 1;
 	return 0;

@@ -53,6 +53,7 @@ struct ring {
 struct exited {
 	uint64_t ts;		/* of its procexit */
 	uint64_t clone_ts;	/* of its clone, 0: from the /proc snapshot */
+	uint64_t made_ts;	/* sinsp_threadinfo.made_ts */
 	uint64_t bytes;
 	struct scap_threadinfo t;
 };
@@ -342,6 +343,7 @@ static void exited_add(struct exited_list *l, struct sinsp *s, struct sinsp_evt 
 		return;
 	x->ts = e->scap.ts;
 	x->clone_ts = e->thread->clone_ts;
+	x->made_ts = e->thread->made_ts;
 	x->bytes = (uint64_t)bytes;
 	l->bytes += x->bytes;
 	l->n++;
@@ -474,7 +476,8 @@ static int dump_table(struct flight *f, struct sinsp *s, struct scap_metadata *m
 		const struct exited *x = exited_at(l, i);
 		struct scap_threadinfo *t;
 
-		if ((x->clone_ts && x->clone_ts >= born_before) || sinsp_get_thread(s, (int64_t)x->t.tid))
+		if (sinsp_thread_born_in(x->clone_ts, x->made_ts, born_before) ||
+		    sinsp_get_thread(s, (int64_t)x->t.tid))
 			continue;
 		if (m->nthreads == m->threads_cap) {
 			uint32_t cap = m->threads_cap ? m->threads_cap * 2 : 64;
