@@ -56,8 +56,8 @@ EXCLUDED = {
     'span': 'tracer spans (applications writing to /dev/null, sysdig tracers): no tracer events in these '
             'traces, so no value in either tool; the tracer captures have their own goldens '
             '(golden/tracers*, docs/tracers.md)',
-    'evtin': 'the enclosing tracer span of an event: not implemented (a file with tracer events stops with '
-             'an error, fields.c extract_evtin); no value on these traces in either tool',
+    'evtin': 'the open tracer spans an event is inside: no tracer events in these traces, so no value in '
+             'either tool; the tracer captures have their own goldens (golden/evtin*, golden/tracers*)',
 }
 
 # argument forms of the fields that need (evt.arg, ...) or accept one

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "fields.h"
+#include "filter.h"
 #include "sinsp.h"
 #include "memengine.h"
 #include "tracer.h"
@@ -572,8 +573,7 @@ static void ev_write(struct scap *h, uint64_t tid, int64_t fd, const char *data,
 
 /* tracers: writes to /dev/null become tracer events (tracer.h) once one
  * parses; their enters are hidden; an incomplete text waits for the next
- * write; span.* read the span; evtin.* (not implemented) stops with a
- * one-line error on a tracer event */
+ * write; span.* read the span; evtin.* have no value on a tracer event */
 static void tracer_writes(void **state)
 {
 	struct scap *h = base();
@@ -582,8 +582,6 @@ static void tracer_writes(void **state)
 	struct field_value *v = malloc(sizeof(*v));
 	struct sinsp *s;
 	struct sinsp_evt e;
-	int status;
-	pid_t pid;
 
 	(void)state;
 	assert_non_null(v);
@@ -635,14 +633,116 @@ static void tracer_writes(void **state)
 	next_ok(s, &e);	/* an fd not in the table, flagged by the writer */
 	assert_int_equal(e.scap.type, PPME_TRACER_E);
 	assert_string_equal(field_str(s, &e, "span.tags", v), "y");
-	pid = fork();
-	if (pid == 0) {
-		fclose(stderr);
-		field_extract(s, &e, &evtin, v);
-		_exit(0);
-	}
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 1);
+	assert_int_equal(field_extract(s, &e, &evtin, v), 0);
+	sinsp_close(s);
+	free(v);
+}
+
+/* the integer value of field NAME on evt, -1000 when it has none */
+static int64_t field_int(struct sinsp *s, struct sinsp_evt *evt, const char *name,
+			 struct field_value *v)
+{
+	char err[SCAP_ERRBUF_SIZE];
+	struct field_ref f;
+
+	assert_true(field_parse(name, &f, err, sizeof(err)) > 0);
+	if (!field_extract(s, evt, &f, v))
+		return -1000;
+	return v->type == PT_INT64 ? v->i : (int64_t)v->u;
+}
+
+/* filter EXPR on evt */
+static int filter_says(struct sinsp *s, struct sinsp_evt *evt, const char *expr)
+{
+	char err[256];
+	struct filter *f = filter_compile(expr, err, sizeof(err));
+	int r;
+
+	assert_non_null(f);
+	r = filter_run(f, s, evt);
+	filter_free(f);
+	return r;
+}
+
+/* evtin.*: the open spans an event is inside, most recent first; -p needs
+ * a thread that wrote to a tracer candidate, filters see every thread;
+ * thread and .p. scopes: the span's thread; .s.: a child process of the
+ * span's process; .m.: any thread.  A tracer enter is not inside its own
+ * span, a tracer exit is inside the span it closes. */
+static void evtin_spans(void **state)
+{
+	struct scap *h = base();
+	struct field_value *v = malloc(sizeof(*v));
+	char err[SCAP_ERRBUF_SIZE];
+	struct field_ref f;
+	struct sinsp *s;
+	struct sinsp_evt e;
+
+	(void)state;
+	assert_non_null(v);
+	mem_thread(h, 300, 300, 100, "child", "/home/u");	/* a child of bash 100 */
+	mem_thread(h, 400, 400, 1, "other", "/");		/* not related */
+	ev_open(h, 100, "/dev/null", 4, 2);
+	ev_write(h, 100, 4, ">:t:a:k=v,n=2:", 100, 0);
+	ev_write(h, 100, 4, ">:7:a.b::", 200, 0);
+	ev_close(h, 100, 9, -9);
+	ev_close(h, 101, 9, -9);
+	ev_close(h, 300, 9, -9);
+	ev_close(h, 400, 9, -9);
+	ev_write(h, 100, 4, "<:7:a.b::", 300, 0);
+	ev_close(h, 100, 9, -9);
+	/* an evtin field compiled before reading turns span tracking on */
+	assert_true(field_parse("evtin.span.id", &f, err, sizeof(err)) > 0);
+	s = open_mem(h);
+	for (int i = 0; i < 4; i++)	/* open E/X, the first write E/X */
+		next_ok(s, &e);
+	assert_int_equal(e.scap.type, PPME_TRACER_E);
+	assert_null(field_str(s, &e, "evtin.span.m.tags", v));	/* none on tracer events */
+	assert_false(filter_says(s, &e, "evtin.span.tags=a"));	/* not in its own span */
+	next_ok(s, &e);
+	next_ok(s, &e);	/* enter of a.b */
+	assert_int_equal(e.scap.type, PPME_TRACER_E);
+	assert_false(filter_says(s, &e, "evtin.span.tags=a.b"));
+	assert_true(filter_says(s, &e, "evtin.span.tags=a"));	/* inside a */
+	next_ok(s, &e);
+	next_ok(s, &e);	/* bash 100's close X: inside a.b (the most recent), then a */
+	assert_string_equal(field_str(s, &e, "evtin.span.tags", v), "a.b");
+	assert_int_equal(field_int(s, &e, "evtin.span.id", v), 7);
+	assert_int_equal(field_int(s, &e, "evtin.span.ntags", v), 2);
+	assert_string_equal(field_str(s, &e, "evtin.span.tag[-1]", v), "b");
+	assert_string_equal(field_str(s, &e, "evtin.span.args", v), "");
+	assert_int_equal(field_int(s, &e, "evtin.span.nargs", v), 0);
+	/* a.b has no arg 0: the first span that has one gives it */
+	assert_string_equal(field_str(s, &e, "evtin.span.arg[0]", v), "v");
+	assert_null(field_str(s, &e, "evtin.span.arg[2]", v));
+	assert_true(filter_says(s, &e, "evtin.span.args=k:v,n:2"));	/* the outer span */
+	assert_true(filter_says(s, &e, "evtin.span.arg.name=2"));	/* .NAME: the last arg */
+	assert_true(filter_says(s, &e, "evtin.span.arg[0]=v and evtin.span.p.tag[0]=a"));
+	assert_false(filter_says(s, &e, "evtin.span.s.id exists"));	/* its own process */
+	next_ok(s, &e);
+	next_ok(s, &e);	/* thread 101 of bash: wrote no tracer, no -p value */
+	assert_null(field_str(s, &e, "evtin.span.m.tags", v));
+	assert_true(filter_says(s, &e, "evtin.span.m.tags=a.b"));
+	assert_false(filter_says(s, &e, "evtin.span.p.id exists"));	/* the span's thread only */
+	assert_false(filter_says(s, &e, "evtin.span.s.id exists"));	/* its parent is 1 */
+	next_ok(s, &e);
+	next_ok(s, &e);	/* child 300 */
+	assert_true(filter_says(s, &e, "evtin.span.s.tags=a and evtin.span.s.id=7"));
+	assert_false(filter_says(s, &e, "evtin.span.id exists or evtin.span.p.id exists"));
+	next_ok(s, &e);
+	next_ok(s, &e);	/* other 400 */
+	assert_false(filter_says(s, &e, "evtin.span.s.id exists"));
+	assert_true(filter_says(s, &e, "evtin.span.m.id in (1, 100)"));	/* bash's tid: a */
+	next_ok(s, &e);
+	next_ok(s, &e);	/* exit of a.b: inside a.b, which it closed */
+	assert_int_equal(e.scap.type, PPME_TRACER_X);
+	assert_true(filter_says(s, &e, "evtin.span.tags=a.b"));
+	assert_true(filter_says(s, &e, "evtin.span.tags=a"));
+	next_ok(s, &e);
+	next_ok(s, &e);	/* after it: only a */
+	assert_string_equal(field_str(s, &e, "evtin.span.tags", v), "a");
+	assert_string_equal(field_str(s, &e, "evtin.span.arg[-1]", v), "2");
+	assert_false(filter_says(s, &e, "evtin.span.tags=a.b"));
 	sinsp_close(s);
 	free(v);
 }
@@ -661,6 +761,7 @@ int main(void)
 		cmocka_unit_test(cwd_and_limits),
 		cmocka_unit_test(section_and_state_only),
 		cmocka_unit_test(tracer_writes),
+		cmocka_unit_test(evtin_spans),
 		cmocka_unit_test(container_table),
 	};
 

@@ -260,15 +260,29 @@ static int parse_arg(const char *t, struct field_ref *out, char *err, size_t err
 	case F_SPAN_TAG: case F_SPAN_ARG: case F_SPAN_ENTERARG: case F_EVTIN_SPAN_TAG: case F_EVTIN_SPAN_ARG:
 	case F_EVTIN_SPAN_P_TAG: case F_EVTIN_SPAN_P_ARG: case F_EVTIN_SPAN_S_TAG:
 	case F_EVTIN_SPAN_S_ARG: case F_EVTIN_SPAN_M_TAG: case F_EVTIN_SPAN_M_ARG:
-		if (t[0] == '[')	/* an index must be a number */
-			return parse_checked_index(t, out, err, errlen);
+		if (t[0] == '[') {	/* an index must be a number */
+			r = parse_checked_index(t, out, err, errlen);
+			/* "[N" without ']': the reference reads N, consumes
+			 * nothing (-p prints the text again after the value) */
+			if (r == 0)
+				out->arg_index = strtoll(t + 1, NULL, 10);
+			return r;
+		}
 		if (t[0] == '.' && out->id == F_SPAN_TAG) {
 			snprintf(err, errlen, "invalid syntax for span.tag");
 			return -1;
 		}
 		if (t[0] == '.' && out->id != F_SPAN_ARG && out->id != F_SPAN_ENTERARG) {
-			snprintf(err, errlen, "unknown event argument %s", t + 1);
-			return -1;
+			/* evtin: the longest event parameter name, which then
+			 * reads the last tag/arg (the reference's index -1) */
+			r = parse_param_name(t, out, err, errlen);
+			if (r < 0) {
+				snprintf(err, errlen, "unknown event argument %s", t + 1);
+				return -1;
+			}
+			out->has_arg = 1;
+			out->arg_index = -1;
+			return r;
 		}
 		break;
 	default:
@@ -326,9 +340,9 @@ static int parse_plugin_field(const char *text, size_t n, int plugin, int field,
 	return (int)total;
 }
 
-/* span.* fields that need the spans matched: with one of them in a filter,
- * format or chisel, every enter is kept until its exit (tracer.h) and
- * they have no value on an event without its span */
+/* span.* and evtin.* fields that need the spans matched: with one of them
+ * in a filter, format or chisel, every enter is kept until its exit
+ * (tracer.h) and the span.* ones have no value on an event without its span */
 static int span_needs_tracking(int id)
 {
 	switch (id) {
@@ -338,7 +352,7 @@ static int span_needs_tracking(int id)
 	case F_SPAN_RAWPARENTTIME:
 		return 1;
 	default:
-		return 0;
+		return id >= F_EVTIN_SPAN_ID && id <= F_EVTIN_SPAN_M_ARG;
 	}
 }
 
@@ -2350,15 +2364,120 @@ static int extract_span(struct sinsp *s, const struct sinsp_evt *e, const struct
 	}
 }
 
-/* evtin.*: not implemented; no value, but a capture with tracer events
- * stops with an error rather than matching nothing silently */
-static int extract_evtin(const struct sinsp_evt *e)
+/* evtin.*: the open spans (tracer.h) an event is inside, sysdig 0.29.3's
+ * rules (docs/tracers.md): the 7 fields come in 4 scopes of 7 ids each;
+ * thread: the span's own thread; .p.: the same, while the span's thread
+ * is in the table (the reference compares thread ids there too); .s.: a
+ * thread whose parent is the span's process; .m.: any thread */
+#define EVTIN_FIELDS 7
+
+static int evtin_in_scope(struct sinsp *s, const struct sinsp_evt *e, int scope,
+			  const struct tracer_span *sp)
 {
-	if (e->scap.type == PPME_TRACER_E || e->scap.type == PPME_TRACER_X) {
-		fprintf(stderr, "evtin.* fields: not supported on captures with tracer events\n");
-		exit(1);
+	const struct sinsp_threadinfo *st;
+
+	if (scope == 0)
+		return sp->tid == e->thread->tid;
+	if (scope == 3)
+		return 1;
+	st = sinsp_get_thread(s, sp->tid);
+	if (!st)
+		return 0;
+	return scope == 1 ? st->tid == e->thread->tid : st->pid == e->thread->ptid;
+}
+
+/* the i-th of n NUL-separated strings of list (negative: from the end,
+ * and ".NAME" arguments read index -1, as the reference does) */
+static const char *evtin_item(const char *list, uint32_t n, int64_t i)
+{
+	if (i < 0)
+		i += n;
+	if (i < 0 || i >= n)
+		return NULL;
+	while (i-- > 0)
+		list += strlen(list) + 1;
+	return list;
+}
+
+/* the field of span sp for event e, 0 when sp is out of the field's scope */
+static int evtin_span_value(struct sinsp *s, const struct sinsp_evt *e, const struct field_ref *f,
+			    const struct tracer_span *sp, struct field_value *v)
+{
+	int k = f->id - F_EVTIN_SPAN_ID;
+	const char *a, *b, *t;
+	size_t len = 0;
+
+	if (!evtin_in_scope(s, e, k / EVTIN_FIELDS, sp))
+		return 0;
+	switch (F_EVTIN_SPAN_ID + k % EVTIN_FIELDS) {
+	case F_EVTIN_SPAN_ID:
+		return set_i(v, PT_INT64, sp->id);
+	case F_EVTIN_SPAN_NTAGS:
+		return set_u(v, PT_UINT32, sp->ntags);
+	case F_EVTIN_SPAN_NARGS:
+		return set_u(v, PT_UINT32, sp->nargs);
+	case F_EVTIN_SPAN_TAGS:		/* t1.t2 */
+		t = sp->tags;
+		for (uint32_t i = 0; i < sp->ntags; i++, t += strlen(t) + 1) {
+			int w = snprintf(v->buf + len, sizeof(v->buf) - len, "%s%s", i ? "." : "", t);
+
+			len = w < 0 || (size_t)w >= sizeof(v->buf) - len ? sizeof(v->buf) - 1 : len + (size_t)w;
+		}
+		v->buf[len] = 0;
+		return set_str(v, v->buf, len);
+	case F_EVTIN_SPAN_TAG:
+		t = evtin_item(sp->tags, sp->ntags, f->arg_index);
+		return t ? set_cstr(v, t) : 0;
+	case F_EVTIN_SPAN_ARGS:		/* n1:v1,n2:v2 */
+		a = sp->names;
+		b = sp->vals;
+		for (uint32_t i = 0; i < sp->nargs; i++, a += strlen(a) + 1, b += strlen(b) + 1) {
+			int w = snprintf(v->buf + len, sizeof(v->buf) - len, "%s%s:%s", i ? "," : "", a, b);
+
+			len = w < 0 || (size_t)w >= sizeof(v->buf) - len ? sizeof(v->buf) - 1 : len + (size_t)w;
+		}
+		v->buf[len] = 0;
+		return set_str(v, v->buf, len);
+	default:			/* F_EVTIN_SPAN_ARG */
+		t = evtin_item(sp->vals, sp->nargs, f->arg_index);
+		return t ? set_cstr(v, t) : 0;
 	}
+}
+
+/* -p / chisels: the first open span in scope, most recent first; none on
+ * tracer events and on threads that never wrote to a tracer candidate */
+static int extract_evtin(struct sinsp *s, const struct sinsp_evt *e, const struct field_ref *f,
+			 struct field_value *v)
+{
+	const struct tracer_spans *sp = s->spans;
+
+	if (e->scap.type == PPME_TRACER_E || e->scap.type == PPME_TRACER_X || !e->thread ||
+	    !e->thread->tracer || !sp)
+		return 0;
+	for (uint32_t i = 0; i < sp->nopen; i++)
+		if (evtin_span_value(s, e, f, &sp->pool[sp->open[i]], v))
+			return 1;
 	return 0;
+}
+
+int field_evtin_match(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *f,
+		      struct field_value *v, int (*accept)(void *ctx, struct field_value *v), void *ctx)
+{
+	const struct tracer_spans *sp = s->spans;
+	const struct tracer_parser *p = e->thread ? e->thread->tracer : NULL;
+
+	if (!e->thread)
+		return 0;
+	for (uint32_t i = 0; sp && i < sp->nopen; i++) {
+		const struct tracer_span *o = &sp->pool[sp->open[i]];
+
+		if (evtin_span_value(s, e, f, o, v) && accept(ctx, v))
+			/* a tracer enter is not inside its own span */
+			return !(e->scap.type == PPME_TRACER_E && p && o == p->enter);
+	}
+	/* a tracer exit is inside the span it closed */
+	return e->scap.type == PPME_TRACER_X && p && p->enter &&
+	       evtin_span_value(s, e, f, p->enter, v) && accept(ctx, v);
 }
 
 /* ------------------------------------------------------------ dispatch */
@@ -2386,7 +2505,7 @@ int field_extract(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *
 	case 'e':
 		if (n[1] == 'v' && n[2] == 't' && n[3] == '.')
 			return extract_evt(s, e, f, v);
-		return extract_evtin(e);
+		return extract_evtin(s, e, f, v);
 	case 's':
 		if (f->id == F_SYSCALL_TYPE)
 			return extract_evt(s, e, f, v);

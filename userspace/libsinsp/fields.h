@@ -87,6 +87,12 @@ struct sinsp_fdinfo *field_fd(struct sinsp *s, struct sinsp_evt *e);
 int field_extract(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *f,
 		  struct field_value *v);
 
+/* evtin.* in a filter: 1 when a span the event is inside gives a value
+ * accept() takes (sysdig 0.29.3's compare: filters see every thread,
+ * tracer events too, where -p shows nothing; docs/tracers.md) */
+int field_evtin_match(struct sinsp *s, struct sinsp_evt *e, const struct field_ref *f,
+		      struct field_value *v, int (*accept)(void *ctx, struct field_value *v), void *ctx);
+
 /* Render an extracted value as text the way sysdig prints it in -p output
  * (buffer mode from the output options).  Returns the string (may point into
  * v->buf or into out). */

@@ -508,7 +508,7 @@ static int check_op_supported(struct parser *p, const struct fnode *c)
 	if (op == OP_EXISTS || op == OP_IN || op == OP_INTERSECTS || op == OP_PMATCH)
 		return 0;
 	if ((c->ck == CK_SIGNED || c->ck == CK_UNSIGNED || c->ck == CK_IP) &&
-	    op >= OP_CONTAINS && op <= OP_GLOB && c->special == SP_NONE)
+	    op >= OP_CONTAINS && op <= OP_GLOB && (c->special == SP_NONE || c->special == SP_EVTIN))
 		return perr_nopos(p, "'%s' not supported for numeric filters", op_text(op));
 	if (c->ck == CK_BUFFER && (op == OP_ICONTAINS || op == OP_GLOB ||
 				   (op >= OP_LT && op <= OP_GE)))
@@ -694,6 +694,8 @@ static void setup_check(struct parser *p, struct fnode *c, const struct field_re
 		/* either end of the socket; fd.proto compares ports like fd.port */
 		c->special = SP_FDADDR;
 		c->ck = is_field(r, "fd.ip") ? CK_IP : is_field(r, "fd.net") ? CK_NET : CK_UNSIGNED;
+	} else if (strncmp(r->name, "evtin.", 6) == 0) {
+		c->special = SP_EVTIN;
 	}
 	c->slot = find_slot(p->f, r);
 }

@@ -376,6 +376,19 @@ int eval_str_in(const char *str, const struct fnode *c)
 	return c->op == OP_NE;
 }
 
+/* SP_EVTIN: each span's value compared as the check's */
+struct evtin_check {
+	struct filter *f;
+	const struct fnode *c;
+};
+
+static int evtin_accept(void *ctx, struct field_value *v)
+{
+	const struct evtin_check *k = ctx;
+
+	return filter_compare(k->f, k->c, v);
+}
+
 /* not inlined: filter_eval_node recurses and keeps a small frame */
 static __attribute__((noinline)) int eval_check(struct filter *f, struct sinsp *s,
 						struct sinsp_evt *e, const struct fnode *c)
@@ -400,6 +413,11 @@ static __attribute__((noinline)) int eval_check(struct filter *f, struct sinsp *
 	}
 	case SP_FDADDR:
 		return eval_fdaddr(f, s, e, c);
+	case SP_EVTIN: {
+		struct evtin_check k = { f, c };
+
+		return field_evtin_match(s, e, &f->slots[c->slot].ref, &f->tmp, evtin_accept, &k);
+	}
 	}
 	v = slot_value(f, s, e, c->slot);
 	return v && filter_compare(f, c, v);

@@ -41,6 +41,7 @@ enum check_special {
 	SP_AROUND,		/* evt.around[T]=D */
 	SP_COMM,		/* proc.name =, != or in: compared in place */
 	SP_FDTYPE,		/* fd.type =, != or in: compared in place */
+	SP_EVTIN,		/* evtin.*: any open span the event is inside */
 };
 
 /* one compiled comparison value */

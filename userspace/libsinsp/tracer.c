@@ -425,9 +425,11 @@ static int copy_list(char **dst, uint32_t *cap, uint32_t *dlen, char *const *src
 	return 0;
 }
 
-static void fill_span(struct tracer_span *sp, const struct tracer_parser *p, uint64_t ts)
+static void fill_span(struct tracer_span *sp, const struct tracer_parser *p, uint64_t ts,
+		      int64_t tid)
 {
 	sp->id = p->id;
+	sp->tid = tid;
 	sp->time = ts;
 	sp->ntags = p->ntags;
 	sp->nargs = p->nargs;
@@ -450,7 +452,7 @@ static void open_remove(struct tracer_spans *sp, uint32_t i)
 	sp->nopen--;
 }
 
-static void track(struct tracer_parser *p, struct tracer_spans *sp, uint64_t ts)
+static void track(struct tracer_parser *p, struct tracer_spans *sp, uint64_t ts, int64_t tid)
 {
 	struct tracer_span *s;
 
@@ -463,14 +465,14 @@ static void track(struct tracer_parser *p, struct tracer_spans *sp, uint64_t ts)
 			return;
 		}
 		s = &sp->pool[sp->spare[--sp->nspare]];
-		fill_span(s, p, ts);
+		fill_span(s, p, ts, tid);
 		memmove(sp->open + 1, sp->open, sp->nopen);
 		sp->open[0] = (uint8_t)(s - sp->pool);
 		sp->nopen++;
 		p->enter = s;
 		return;
 	}
-	fill_span(&p->exit, p, ts);
+	fill_span(&p->exit, p, ts, tid);
 	for (uint32_t i = 0; i < sp->nopen; i++) {
 		s = &sp->pool[sp->open[i]];
 		if (same_span(&p->exit, s)) {
@@ -600,6 +602,6 @@ int tracer_parse(struct tracer_parser *p, struct tracer_spans *sp, const char *d
 	if (p->nvals < p->nargs)	/* a name without its value */
 		p->nargs = p->nvals;
 	if (track_spans && sp)
-		track(p, sp, ts);
+		track(p, sp, ts, ids->tid);
 	return p->res;
 }

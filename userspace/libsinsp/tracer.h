@@ -33,6 +33,7 @@ enum tracer_result {
 /* a span's enter (or exit) as stored: tags and args NUL-separated */
 struct tracer_span {
 	int64_t id;
+	int64_t tid;		/* the thread that wrote it (evtin.*) */
 	uint64_t time;
 	char *tags;		/* "t1\0t2\0" then one more NUL */
 	uint32_t tags_len;	/* bytes of tags, both NULs counted */
@@ -68,7 +69,8 @@ struct tracer_parser {
 /* the open spans of a capture (struct sinsp) */
 struct tracer_spans {
 	struct tracer_span pool[TRACER_MAX_OPEN];
-	uint8_t open[TRACER_MAX_OPEN];	/* pool indexes, most recent first */
+	uint8_t open[TRACER_MAX_OPEN];	/* pool indexes, most recent first
+					 * (the order evtin.* scans them in) */
 	uint8_t spare[TRACER_MAX_OPEN];	/* free pool indexes, last freed last */
 	uint32_t nopen, nspare;
 };
