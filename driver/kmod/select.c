@@ -294,45 +294,37 @@ static void hook_detach(struct tracepoint *tp, void *probe, bool *attached)
 	*attached = false;
 }
 
+/* two zeroed vmalloc areas: cleared when they exist, else allocated */
+static int zalloc_pair(void **a, size_t a_bytes, void **b, size_t b_bytes)
+{
+	if (*a) {
+		memset(*a, 0, a_bytes);
+		memset(*b, 0, b_bytes);
+		return 0;
+	}
+	*a = vzalloc(a_bytes);
+	*b = vzalloc(b_bytes);
+	if (*a && *b)
+		return 0;
+	vfree(*a);
+	vfree(*b);
+	*a = NULL;
+	*b = NULL;
+	return -ENOMEM;
+}
+
 static int bitmaps_alloc(void)
 {
 	size_t bytes = BITS_TO_LONGS(SCAP_BPF_PID_LIMIT) * sizeof(long);
 
-	if (g_sel.tgids) {
-		memset(g_sel.tgids, 0, bytes);
-		memset(g_sel.tids, 0, bytes);
-		return 0;
-	}
-	g_sel.tgids = vzalloc(bytes);
-	g_sel.tids = vzalloc(bytes);
-	if (g_sel.tgids && g_sel.tids)
-		return 0;
-	vfree(g_sel.tgids);
-	vfree(g_sel.tids);
-	g_sel.tgids = NULL;
-	g_sel.tids = NULL;
-	return -ENOMEM;
+	return zalloc_pair((void **)&g_sel.tgids, bytes, (void **)&g_sel.tids, bytes);
 }
 
 static int cgroups_alloc(void)
 {
-	size_t slots = CG_SLOTS * sizeof(u64), hint = BITS_TO_LONGS(CG_HINT_BITS) * sizeof(long);
-
 	atomic_set(&g_sel.ncgroups, 0);
-	if (g_sel.cgroups) {
-		memset(g_sel.cgroups, 0, slots);
-		memset(g_sel.cg_hint, 0, hint);
-		return 0;
-	}
-	g_sel.cgroups = vzalloc(slots);
-	g_sel.cg_hint = vzalloc(hint);
-	if (g_sel.cgroups && g_sel.cg_hint)
-		return 0;
-	vfree(g_sel.cgroups);
-	vfree(g_sel.cg_hint);
-	g_sel.cgroups = NULL;
-	g_sel.cg_hint = NULL;
-	return -ENOMEM;
+	return zalloc_pair((void **)&g_sel.cgroups, CG_SLOTS * sizeof(u64),
+			   (void **)&g_sel.cg_hint, BITS_TO_LONGS(CG_HINT_BITS) * sizeof(long));
 }
 
 long kmod_select_lists(const void __user *uarg)

@@ -39,6 +39,15 @@ static void plan_comm(void **state)
 	assert_int_equal(ls.flags, 0);
 }
 
+/* n names "<c>0", "<c>1", ... in many[], pointed to by names[] */
+static void many_names(const char **names, char (*many)[16], int n, char c)
+{
+	for (int i = 0; i < n; i++) {
+		snprintf(many[i], sizeof(many[i]), "%c%d", c, i % 100);
+		names[i] = many[i];
+	}
+}
+
 static void plan_suppress(void **state)
 {
 	const char *names[SCAP_BPF_MAX_SUPPRESSED + 2];
@@ -55,10 +64,7 @@ static void plan_suppress(void **state)
 	assert_int_equal(ls.flags, SCAP_BPF_F_SUPPRESS);
 	assert_int_equal(ls.nsuppress, 1);
 	assert_memory_equal(ls.suppress[0].name, "dd\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16);
-	for (int i = 0; i < SCAP_BPF_MAX_SUPPRESSED + 1; i++) {
-		snprintf(many[i], sizeof(many[i]), "n%d", i % 100);
-		names[i] = many[i];
-	}
+	many_names(names, many, SCAP_BPF_MAX_SUPPRESSED + 1, 'n');
 	o.nsuppress = SCAP_BPF_MAX_SUPPRESSED;
 	assert_int_equal(live_select_plan(&o, &ls, err), 0);
 	assert_int_equal(ls.nsuppress, SCAP_BPF_MAX_SUPPRESSED);
@@ -107,10 +113,7 @@ static void plan_comms(void **state)
 	assert_int_equal(ls.ncomms, 2);
 	assert_memory_equal(ls.comms[0].name, "sdla\0\0\0\0\0\0\0\0\0\0\0\0", 16);
 	assert_memory_equal(ls.comms[1].name, "sdlb\0\0\0\0\0\0\0\0\0\0\0\0", 16);
-	for (int i = 0; i < SCAP_BPF_MAX_COMMS + 1; i++) {
-		snprintf(many[i], sizeof(many[i]), "c%d", i % 100);
-		names[i] = many[i];
-	}
+	many_names(names, many, SCAP_BPF_MAX_COMMS + 1, 'c');
 	o.ncomms = SCAP_BPF_MAX_COMMS + 1;
 	assert_int_equal(live_select_plan(&o, &ls, err), -1);
 	assert_string_equal(err, "live capture: cannot select c64: at most 64 names");
